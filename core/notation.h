@@ -1,0 +1,19 @@
+/* notation.h - move notation: ICCS / UCCI coordinates ("h2e2", "H2-E2") and WXF. */
+#ifndef XQ_NOTATION_H
+#define XQ_NOTATION_H
+
+#include "position.h"
+
+/* Writes a move in ICCS form ("h2e2", "a9a10") into buf (at least 16 bytes). */
+void move_to_iccs(const Variant *v, Move m, char *buf);
+
+/* Parses an ICCS move ("h2e2", "H2-E2") of the position and checks it is legal.
+ * Returns the move, or XQ_MOVE_NONE with *why set ("not a move", "illegal: ..."). */
+Move move_parse(Position *pos, const char *text, char *why, size_t why_size);
+
+/* Writes a move of standard xiangqi in WXF notation ("C2.5", "H8+7", "+R.3") into buf (at
+ * least 8 bytes). The move must be legal in pos. Returns 0, or -1 if the variant's pieces do not
+ * map onto WXF letters. */
+int move_to_wxf(const Position *pos, Move m, char *buf);
+
+#endif

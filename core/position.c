@@ -1,0 +1,178 @@
+/* position.c - position state: piece lists, incremental key, counters, do / undo. */
+#include "position.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+uint64_t pos_compute_key(const Position *pos)
+{
+    const Variant *v = pos->v;
+    uint64_t key = 0;
+    for (int p = 0; p < v->npoints; p++)
+        if (pos->board[p])
+            key ^= v->zobrist_piece[pos->board[p]][p];
+    if (pos->side == BLACK)
+        key ^= v->zobrist_side;
+    return key;
+}
+
+void pos_init_start(Position *pos, const Variant *v)
+{
+    XqError err;
+    int rc = pos_set_fen(pos, v, v->start_fen, &err);
+    assert(rc == 0); /* the loader checked the start FEN */
+    (void)rc;
+}
+
+static void update_limit_counters(Position *pos, Side mover, bool capture)
+{
+    const RuleOptions *r = &pos->v->rules;
+    if (capture) {
+        pos->no_capture = 0;
+        pos->limit_count = 0;
+        pos->checks[0] = pos->checks[1] = 0;
+        pos->reply_uncounted = false;
+        return;
+    }
+    pos->no_capture++;
+    /* Seed 002 (23.3): after a side's check_cap-th check since the last capture, its further
+     * checks and the replies to them do not count towards the natural move limit. */
+    bool uncounted = pos->reply_uncounted;
+    pos->reply_uncounted = false;
+    if (pos->in_check) {
+        pos->checks[mover]++;
+        if (r->check_cap > 0 && pos->checks[mover] > r->check_cap) {
+            uncounted = true;
+            pos->reply_uncounted = true;
+        }
+    }
+    if (!uncounted)
+        pos->limit_count++;
+}
+
+void pos_do_move(Position *pos, Move m, Undo *u)
+{
+    const Variant *v = pos->v;
+    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+    Side us = pos->side, them = XQ_OTHER(us);
+    Piece pc = pos->board[from], cap = pos->board[to];
+    assert(pc && XQ_PIECE_SIDE(pc) == us);
+    assert(pos->hist_len < XQ_MAX_HISTORY);
+
+    u->captured = cap;
+    u->no_capture = pos->no_capture;
+    u->limit_count = pos->limit_count;
+    u->checks[0] = pos->checks[0];
+    u->checks[1] = pos->checks[1];
+    u->reply_uncounted = pos->reply_uncounted;
+    u->in_check = pos->in_check;
+    u->key = pos->key;
+
+    HistoryEntry *h = &pos->hist[pos->hist_len++];
+    h->key = pos->key;
+    h->move = m;
+    h->captured = cap;
+
+    uint64_t key = pos->key ^ v->zobrist_side ^ v->zobrist_piece[pc][from] ^ v->zobrist_piece[pc][to];
+    if (cap) {
+        assert(XQ_PIECE_SIDE(cap) == them);
+        key ^= v->zobrist_piece[cap][to];
+        uint8_t slot = pos->index[to];
+        u->captured_slot = slot;
+        Point last = pos->list[them][--pos->count[them]];
+        pos->list[them][slot] = last;
+        pos->index[last] = slot;
+        if (pos->royal[them] == to)
+            pos->royal[them] = XQ_NO_POINT;
+    }
+    pos->board[to] = pc;
+    pos->board[from] = XQ_EMPTY;
+    pos->list[us][pos->index[from]] = to;
+    pos->index[to] = pos->index[from];
+    if (pos->royal[us] == from)
+        pos->royal[us] = to;
+    pos->key = key;
+    pos->side = them;
+    pos->ply++;
+    if (them == RED)
+        pos->move_number++;
+    pos->in_check = pos->royal[them] != XQ_NO_POINT && pos_royal_attacked(pos, them);
+    h->gave_check = pos->in_check;
+    update_limit_counters(pos, us, cap != XQ_EMPTY);
+}
+
+void pos_undo_move(Position *pos, Move m, const Undo *u)
+{
+    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+    Side them = pos->side, us = XQ_OTHER(them);
+    Piece pc = pos->board[to];
+    pos->board[from] = pc;
+    pos->list[us][pos->index[to]] = from;
+    pos->index[from] = pos->index[to];
+    if (pos->royal[us] == to)
+        pos->royal[us] = from;
+    pos->board[to] = u->captured;
+    if (u->captured) {
+        uint8_t slot = u->captured_slot;
+        Point moved = pos->list[them][slot];
+        pos->list[them][pos->count[them]] = moved;
+        pos->index[moved] = pos->count[them];
+        pos->count[them]++;
+        pos->list[them][slot] = to;
+        pos->index[to] = slot;
+        if (pos->v->kinds[XQ_PIECE_KIND(u->captured)].royal)
+            pos->royal[them] = to;
+    }
+    pos->side = us;
+    pos->ply--;
+    if (them == RED)
+        pos->move_number--;
+    pos->hist_len--;
+    pos->no_capture = u->no_capture;
+    pos->limit_count = u->limit_count;
+    pos->checks[0] = u->checks[0];
+    pos->checks[1] = u->checks[1];
+    pos->reply_uncounted = u->reply_uncounted;
+    pos->in_check = u->in_check;
+    pos->key = u->key;
+}
+
+int pos_validate(const Position *pos, char *msg, size_t size)
+{
+    const Variant *v = pos->v;
+    for (int s = 0; s < 2; s++) {
+        for (int i = 0; i < pos->count[s]; i++) {
+            Point p = pos->list[s][i];
+            if (p >= v->npoints || !pos->board[p] || (int)XQ_PIECE_SIDE(pos->board[p]) != s ||
+                pos->index[p] != i) {
+                snprintf(msg, size, "piece list of side %d slot %d is inconsistent", s, i);
+                return -1;
+            }
+        }
+    }
+    int n[2] = {0, 0};
+    for (int p = 0; p < v->npoints; p++)
+        if (pos->board[p]) {
+            n[XQ_PIECE_SIDE(pos->board[p])]++;
+            if (v->kinds[XQ_PIECE_KIND(pos->board[p])].royal &&
+                pos->royal[XQ_PIECE_SIDE(pos->board[p])] != p) {
+                snprintf(msg, size, "royal point of side %d is stale", XQ_PIECE_SIDE(pos->board[p]));
+                return -1;
+            }
+        }
+    if (n[0] != pos->count[0] || n[1] != pos->count[1]) {
+        snprintf(msg, size, "piece counts %d/%d differ from lists %d/%d", n[0], n[1],
+                 pos->count[0], pos->count[1]);
+        return -1;
+    }
+    if (pos->board[XQ_NO_POINT] != XQ_EMPTY) {
+        snprintf(msg, size, "sentinel point is occupied");
+        return -1;
+    }
+    if (pos_compute_key(pos) != pos->key) {
+        snprintf(msg, size, "incremental key differs from recomputed key");
+        return -1;
+    }
+    return 0;
+}

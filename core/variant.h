@@ -1,0 +1,170 @@
+/* variant.h - a rule set loaded from a variant file: geometry, zones, piece kinds compiled into
+ * per (kind, side, point) move tables, start position and rule options. */
+#ifndef XQ_VARIANT_H
+#define XQ_VARIANT_H
+
+#include "types.h"
+
+/* A bit set over point ids. */
+typedef struct PointSet {
+    uint64_t w[4];
+} PointSet;
+
+static inline bool pointset_has(const PointSet *s, Point p) { return (s->w[p >> 6] >> (p & 63)) & 1u; }
+static inline void pointset_add(PointSet *s, Point p) { s->w[p >> 6] |= (uint64_t)1 << (p & 63); }
+
+/* Atom modes. */
+enum { ATOM_MOVE = 1, ATOM_CAPTURE = 2 };
+
+/* One step or leap from a point: destination plus up to two blocking points (XQ_NO_POINT if
+ * unused). `targets` is the mask of kinds it may capture. */
+typedef struct LeapEntry {
+    Point to;
+    Point block[2];
+    uint8_t mode;      /* ATOM_MOVE | ATOM_CAPTURE */
+    uint16_t targets;  /* kinds this entry may capture (bit per kind) */
+} LeapEntry;
+
+/* Ray flags. */
+enum {
+    RAY_SLIDE_MOVE = 1,    /* land on empty points before the first piece */
+    RAY_SLIDE_CAPTURE = 2, /* capture the first piece */
+    RAY_HOP_MOVE = 4,      /* land on empty points after exactly `screens` pieces */
+    RAY_HOP_CAPTURE = 8,   /* capture the piece after exactly `screens` pieces */
+};
+
+/* A straight run of points along drawn lines, starting next to the origin. */
+typedef struct Ray {
+    uint16_t first;     /* index into Variant.ray_points */
+    uint8_t len;        /* points on the ray (hop part may use them all) */
+    uint8_t slide_max;  /* slide part uses at most this many points */
+    uint8_t flags;      /* RAY_* */
+    uint8_t screens;    /* pieces to jump for hop parts (>= 1) */
+    uint8_t dir;        /* Direction */
+    uint16_t targets;   /* kinds it may capture */
+} Ray;
+
+/* Move table slice for one (kind, side, point). */
+typedef struct MoveTable {
+    uint16_t leap_first, leap_count;
+    uint16_t ray_first, ray_count;
+} MoveTable;
+
+/* Reverse attack entry: a piece of a kind in `kinds` standing on `from` captures the royal
+ * piece on the table's point unless a blocking point is occupied. */
+typedef struct ReverseLeap {
+    Point from;
+    Point block[2];
+    uint16_t kinds;
+} ReverseLeap;
+
+typedef struct ReverseTable {
+    uint16_t first, count;
+} ReverseTable;
+
+typedef struct PieceKind {
+    char name[XQ_NAME_MAX];
+    char letter;          /* upper case; Black uses lower case */
+    char alias;           /* another letter accepted on input (0 if none) */
+    bool royal;           /* its loss (or its being attacked) decides the game */
+    double value;         /* default material value in pawn units (evaluation seed) */
+    int stand_zone;       /* zone it may stand in, -1 = anywhere */
+} PieceKind;
+
+typedef enum { FLYING_NONE, FLYING_FILE, FLYING_LINES } FlyingGeneral;
+typedef enum { REP_NONE, REP_CHECK_ONLY, REP_ASIAN, REP_CHINESE } RepetitionRule;
+
+typedef struct RuleOptions {
+    FlyingGeneral flying_general;
+    bool stalemate_loses;      /* seed 002 / RULES.md: stalemate is a loss for the side to move */
+    int move_limit;            /* plies without capture before a draw (0 = none) */
+    int check_cap;             /* checks per side counted within the window (0 = no cap) */
+    RepetitionRule repetition;
+    int repetition_count;      /* occurrence that triggers the verdict (3) */
+} RuleOptions;
+
+typedef struct Zone {
+    char name[XQ_NAME_MAX];
+    PointSet points[2];        /* per side: Red as declared, Black mirrored across the river */
+} Zone;
+
+typedef struct Variant {
+    char name[XQ_NAME_MAX];
+    char description[160];
+    char path[512];            /* file it was loaded from */
+    char *text;                /* full text of the variant file (owned) */
+
+    /* Geometry. */
+    int files, ranks;
+    int npoints;
+    int8_t point_file[XQ_MAX_POINTS], point_rank[XQ_MAX_POINTS];
+    Point point_at[XQ_MAX_RANKS][XQ_MAX_FILES]; /* XQ_NO_POINT where no point */
+    Point neighbor[XQ_MAX_POINTS][DIR_COUNT];   /* along drawn lines */
+    Point mirror[XQ_MAX_POINTS];                /* rank r -> ranks - 1 - r */
+
+    int nzones;
+    Zone zones[XQ_MAX_ZONES];
+
+    int nkinds;
+    PieceKind kinds[XQ_MAX_KINDS];
+    uint16_t royal_mask;       /* kinds that are royal */
+
+    /* Compiled tables. */
+    MoveTable table[XQ_MAX_KINDS][2][XQ_MAX_POINTS];
+    LeapEntry *leaps;   int nleaps;
+    Ray *rays;          int nrays;
+    Point *ray_points;  int nray_points;
+    /* Royal attack detection: reverse leaps per (attacked side's royal point) and slide / hop
+     * capture reach per (kind, side, point, direction), 0 = none. */
+    ReverseTable reverse[2][XQ_MAX_POINTS];     /* indexed by attacking side */
+    ReverseLeap *reverse_leaps; int nreverse;
+    uint8_t slide_reach[XQ_MAX_KINDS][2][XQ_MAX_POINTS][DIR_COUNT];
+    uint8_t hop_reach[XQ_MAX_KINDS][2][XQ_MAX_POINTS][DIR_COUNT];
+    uint16_t slider_kinds[2], hopper_kinds[2]; /* kinds with any royal-attacking slide / hop */
+    uint8_t attack_dirs[2];    /* directions, seen from the target, that sliders / hoppers use */
+    /* Points whose change of occupancy can alter whether a royal piece on a point is
+     * attacked (all points on its lines, all blocking points of leaps onto it). */
+    PointSet danger[2][XQ_MAX_POINTS];          /* indexed by the royal's side */
+
+    RuleOptions rules;
+    char start_fen[256];
+
+    uint64_t zobrist_piece[32][XQ_MAX_POINTS];
+    uint64_t zobrist_side;
+} Variant;
+
+/* Error detail for loaders and parsers: file, line (0 if none) and message. */
+typedef struct XqError {
+    char file[512];
+    int line;
+    char message[XQ_MSG_MAX];
+} XqError;
+
+/* Formats an error as "file:line: message" into buf. */
+void xq_error_format(const XqError *err, char *buf, size_t size);
+
+/* Loads a variant from an INI file. Returns a new variant (free with variant_free) or NULL with
+ * *err filled. */
+Variant *variant_load_file(const char *path, XqError *err);
+
+/* Loads a variant from INI text; `name` labels errors. */
+Variant *variant_load_text(const char *text, const char *name, XqError *err);
+
+/* Frees a variant (NULL allowed). */
+void variant_free(Variant *v);
+
+/* Point helpers. */
+Point variant_point(const Variant *v, int file, int rank);
+/* Writes a point's name ("e0", "j10") into buf (at least 4 bytes). */
+void variant_point_name(const Variant *v, Point p, char *buf);
+/* Parses a point name at *s, advancing it. Returns XQ_NO_POINT if none. */
+Point variant_parse_point(const Variant *v, const char **s);
+
+int variant_find_kind_by_letter(const Variant *v, char letter);
+int variant_find_zone(const Variant *v, const char *name);
+static inline bool variant_in_zone(const Variant *v, int zone, Side side, Point p)
+{
+    return zone < 0 || pointset_has(&v->zones[zone].points[side], p);
+}
+
+#endif
