@@ -1,3 +1,47 @@
+/* main.c - the xqlab front end: dispatches to one subcommand. */
 #include <stdio.h>
-int cmd_perft(int argc, char **argv);
-int main(int argc, char **argv) { return cmd_perft(argc - 1, argv + 1); }
+#include <string.h>
+
+#include "commands.h"
+#include "common.h"
+
+static const Command COMMANDS[] = {
+    {"variants", "list the shipped rule sets, or check a variant file", cmd_variants},
+    {"perft", "count the leaves of the legal move tree (move generation check)", cmd_perft},
+    {"play", "replay moves from a position and print the FEN and game status", cmd_play},
+    {"bench", "fixed benchmark workloads (perft, selfplay): speed and signature", cmd_bench},
+};
+enum { NCOMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
+
+static void usage(FILE *out)
+{
+    fprintf(out, "xqlab %s - self-play, datasets and balance testing for xiangqi variants\n\n"
+                 "usage: xqlab COMMAND [options]   (xqlab COMMAND --help for its options)\n\n"
+                 "commands:\n", XQLAB_VERSION);
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    fprintf(out, "\nVariants are names of configs/variants/*.ini or paths to .ini files.\n"
+                 "Documentation: docs/ (start with docs/cli.md).\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (cli_is_help(argv[1])) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("xqlab %s\n", XQLAB_VERSION);
+        return EXIT_OK;
+    }
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(argv[1], COMMANDS[i].name))
+            return COMMANDS[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "xqlab: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

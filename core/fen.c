@@ -65,7 +65,7 @@ int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
                 return fen_fail(err, "too many pieces for one side (at most %d)", XQ_MAX_PIECES);
             const PieceKind *pk = &v->kinds[kind];
             if (!variant_in_zone(v, pk->stand_zone, side, p)) {
-                char name[4], msg[64];
+                char name[8], msg[64];
                 variant_point_name(v, p, name);
                 snprintf(msg, sizeof msg, "%c on %s", *s, name);
                 return fen_fail(err, "%s is outside the zone where that piece may stand", msg);

@@ -7,7 +7,7 @@
 
 void move_to_iccs(const Variant *v, Move m, char *buf)
 {
-    char a[4], b[4];
+    char a[8], b[8];
     variant_point_name(v, XQ_MOVE_FROM(m), a);
     variant_point_name(v, XQ_MOVE_TO(m), b);
     snprintf(buf, 16, "%s%s", a, b);

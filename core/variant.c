@@ -73,7 +73,7 @@ void variant_point_name(const Variant *v, Point p, char *buf)
         strcpy(buf, "--");
         return;
     }
-    snprintf(buf, 4, "%c%d", 'a' + v->point_file[p], v->point_rank[p] % 100);
+    snprintf(buf, 8, "%c%d", 'a' + v->point_file[p], v->point_rank[p]);
 }
 
 /* Parses "e0" / "j10" into (file, rank) within limits; advances *s. */
@@ -995,7 +995,7 @@ Variant *variant_load_text(const char *text, const char *name, XqError *err)
     if (check_start(v, err) < 0) {
         /* Report the start FEN error at the variant file. */
         char msg[XQ_MSG_MAX];
-        snprintf(msg, sizeof msg, "start position: %s", err ? err->message : "");
+        snprintf(msg, sizeof msg, "start position: %.200s", err ? err->message : "");
         int line = 0;
         for (int i = 0; i < ini.count; i++)
             if (!strcmp(ini.entries[i].section, "variant") && !strcmp(ini.entries[i].key, "start"))

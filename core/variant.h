@@ -155,7 +155,7 @@ void variant_free(Variant *v);
 
 /* Point helpers. */
 Point variant_point(const Variant *v, int file, int rank);
-/* Writes a point's name ("e0", "j10") into buf (at least 4 bytes). */
+/* Writes a point's name ("e0", "j10") into buf (at least 8 bytes). */
 void variant_point_name(const Variant *v, Point p, char *buf);
 /* Parses a point name at *s, advancing it. Returns XQ_NO_POINT if none. */
 Point variant_parse_point(const Variant *v, const char **s);

@@ -1,0 +1,10 @@
+/* commands.h - the subcommands of xqlab, one file each (cmd_NAME.c). */
+#ifndef XQ_CLI_COMMANDS_H
+#define XQ_CLI_COMMANDS_H
+
+int cmd_variants(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif

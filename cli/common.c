@@ -1,0 +1,123 @@
+/* common.c - option parsing, variant lookup and error reporting for the subcommands. */
+#include "common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+const char *cli_config_dir(void)
+{
+    const char *env = getenv("XQLAB_CONFIG_DIR");
+    return env && *env ? env : XQLAB_CONFIG_DIR;
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+const char *cli_config_path(const char *folder, const char *name, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/%s/%s.ini", cli_config_dir(), folder, name);
+    return file_exists(buf) ? buf : NULL;
+}
+
+int cli_error(int code, const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "xqlab %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+int cli_report(const char *cmd, const XqError *err)
+{
+    char buf[1024];
+    xq_error_format(err, buf, sizeof buf);
+    return cli_error(EXIT_FAILURE_RUN, cmd, "%s", buf);
+}
+
+Variant *cli_load_variant(const char *arg)
+{
+    char path[1024];
+    const char *file = arg;
+    bool looks_like_path = strchr(arg, '/') || strstr(arg, ".ini");
+    if (!looks_like_path) {
+        file = cli_config_path("variants", arg, path, sizeof path);
+        if (!file) {
+            fprintf(stderr, "xqlab: unknown variant '%s' (no %s/variants/%s.ini; "
+                    "'xqlab variants' lists the rule sets)\n", arg, cli_config_dir(), arg);
+            return NULL;
+        }
+    }
+    XqError err;
+    Variant *v = variant_load_file(file, &err);
+    if (!v) {
+        char buf[1024];
+        xq_error_format(&err, buf, sizeof buf);
+        fprintf(stderr, "xqlab: %s\n", buf);
+    }
+    return v;
+}
+
+int cli_parse_int(const char *cmd, const char *option, const char *text, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = text ? strtol(text, &end, 10) : 0;
+    if (!text || !*text || *end || errno || x < min || x > max) {
+        cli_error(EXIT_USAGE, cmd, "%s expects a whole number from %ld to %ld, not '%s'", option,
+                  min, max, text ? text : "");
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int cli_parse_u64(const char *cmd, const char *option, const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = text && *text != '-' ? strtoull(text, &end, 0) : 0;
+    if (!text || !*text || *text == '-' || *end || errno) {
+        cli_error(EXIT_USAGE, cmd, "%s expects a non-negative whole number, not '%s'", option,
+                  text ? text : "");
+        return -1;
+    }
+    *out = (uint64_t)x;
+    return 0;
+}
+
+int cli_parse_double(const char *cmd, const char *option, const char *text, double min, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = text ? strtod(text, &end) : 0;
+    if (!text || !*text || *end || errno || !(x >= min && x <= max)) {
+        cli_error(EXIT_USAGE, cmd, "%s expects a number from %g to %g, not '%s'", option, min, max,
+                  text ? text : "");
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+bool cli_is_help(const char *arg)
+{
+    return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

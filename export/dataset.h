@@ -1,0 +1,109 @@
+/* dataset.h - self-play datasets in HDF5 (columns compressed with shuffle + zstd, filter 32015):
+ * the in-memory records the self-play driver fills, the writer and the reader. The layout on disk
+ * is documented in docs/data-format.md. HDF5 is not called from more than one thread at a time:
+ * one writer (or reader) per file, used by one thread. */
+#ifndef XQ_DATASET_H
+#define XQ_DATASET_H
+
+#include "variant.h"
+
+enum { DATASET_FORMAT_VERSION = 1 };
+
+/* Provenance written as root attributes. Strings are borrowed for the call. */
+typedef struct DatasetMeta {
+    const char *variant_name;
+    const char *variant_text;   /* full variant file text */
+    const char *weights_text;   /* weights file text (or "") */
+    const char *params_text;    /* search parameters, "key = value" lines */
+    const char *command_line;
+    uint64_t base_seed;
+    int shard_index, shard_count;      /* 0 / 1 for a single run */
+    uint64_t first_game, game_count;   /* range of game indices this file is meant to hold */
+    int npoints;                       /* bytes of a board row */
+} DatasetMeta;
+
+/* One recorded position (the position before `played` was made). */
+typedef struct PositionRecord {
+    uint8_t board[XQ_MAX_POINTS];  /* piece code per point (first npoints used) */
+    uint8_t side;
+    uint16_t ply;
+    uint16_t no_capture;
+    Move played, best;
+    float root_value;              /* search value, side to move, [-1, 1] */
+    float static_eval;             /* static evaluation, side to move, [-1, 1] */
+    uint32_t visits;               /* root visits */
+    int policy_count;              /* children with visits > 0 */
+    uint32_t policy_first;         /* index into GameRecord.policy_moves / policy_visits */
+} PositionRecord;
+
+/* One finished game with its positions and sparse root policies. */
+typedef struct GameRecord {
+    uint64_t index;                /* game index within the run (0-based) */
+    uint64_t seed;
+    int8_t result;                 /* Result, from Red */
+    uint8_t termination;           /* Termination */
+    uint16_t plies;
+    char start_fen[256];
+    float wall_seconds;
+    bool resign_disabled;          /* resignation was switched off in this game */
+    int nmoves;
+    Move *moves;                   /* all moves played, nmoves of them */
+    int npositions;
+    PositionRecord *positions;
+    int npolicy;
+    Move *policy_moves;
+    uint32_t *policy_visits;
+} GameRecord;
+
+typedef struct DatasetWriter DatasetWriter;
+
+/* Creates PATH.tmp (or reopens it when `resume` is true, trimming any rows of a game that was
+ * not completely written) and writes the metadata. *games_done tells how many complete games
+ * the file already holds (0 for a new file). NULL with *err on failure. */
+DatasetWriter *dsw_open(const char *path, const DatasetMeta *meta, bool resume,
+                        uint64_t *games_done, XqError *err);
+
+/* Appends a game (games must come in increasing index order). Buffers; see dsw_flush. */
+int dsw_append(DatasetWriter *w, const GameRecord *g, XqError *err);
+
+/* Writes buffered rows and flushes the file to disk. */
+int dsw_flush(DatasetWriter *w, XqError *err);
+
+/* Flushes, closes and renames PATH.tmp to PATH. Frees w (also on error). */
+int dsw_close(DatasetWriter *w, XqError *err);
+
+/* Closes without renaming (interrupted run: PATH.tmp stays for --resume). Frees w. */
+int dsw_abandon(DatasetWriter *w, XqError *err);
+
+/* ---- reading ---- */
+
+typedef struct DatasetSummary {
+    char variant_name[XQ_NAME_MAX];
+    char *variant_text;       /* owned by the reader */
+    char *params_text;
+    uint64_t base_seed;
+    int shard_index, shard_count;
+    uint64_t ngames, npositions, npolicy, nmoves;
+    int npoints;
+    int format_version;
+} DatasetSummary;
+
+typedef struct DatasetReader DatasetReader;
+
+/* Opens a dataset for reading and checks its structure (format version, every dataset present,
+ * consistent lengths). NULL with *err naming the file and what is wrong. */
+DatasetReader *dsr_open(const char *path, XqError *err);
+const DatasetSummary *dsr_summary(const DatasetReader *r);
+
+/* Reads game `i` (0-based row) with its moves and positions into *g (arrays malloc'd; free with
+ * game_record_free). Returns 0 or -1 with *err. */
+int dsr_read_game(DatasetReader *r, uint64_t i, GameRecord *g, XqError *err);
+
+void dsr_close(DatasetReader *r);
+
+void game_record_free(GameRecord *g);
+
+/* Registers the zstd filter (id 32015) with the HDF5 library in this process. Idempotent. */
+int xq_zstd_register(void);
+
+#endif

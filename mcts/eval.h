@@ -1,0 +1,35 @@
+/* eval.h - static evaluation: linear features generated from the variant's own pieces and zones,
+ * times weights from configs/weights/<variant>.ini. */
+#ifndef XQ_EVAL_H
+#define XQ_EVAL_H
+
+#include "position.h"
+
+enum { EVAL_MAX_FEATURES = 256 };
+
+typedef struct Evaluator Evaluator;
+
+/* Creates an evaluator for the variant. `weights_path` may be NULL: then weights start from the
+ * piece values in the variant file. Unknown feature names in the weights file are an error
+ * naming file:line. Free with eval_free. */
+Evaluator *eval_create(const Variant *v, const char *weights_path, XqError *err);
+void eval_free(Evaluator *e);
+
+/* Number of features and the name of each ("material.chariot", "zone.pawn.enemy_half", ...). */
+int eval_feature_count(const Evaluator *e);
+const char *eval_feature_name(const Evaluator *e, int i);
+
+/* Feature vector of a position from Red's point of view (Red minus Black counts). */
+void eval_features(const Evaluator *e, Position *pos, float *out);
+
+/* Score in pawns from the point of view of the side to move. */
+double eval_score(const Evaluator *e, Position *pos);
+
+/* Weight access (the tuner writes learned weights back). */
+double eval_weight(const Evaluator *e, int i);
+void eval_set_weight(Evaluator *e, int i, double w);
+
+/* Text of the weights in INI form (the weights file format), for datasets and the tuner. */
+void eval_write_weights(const Evaluator *e, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,42 @@
+/* params.h - every search and self-play tunable in one struct, set from run presets
+ * (configs/runs/*.ini, section [search]) and command-line flags. */
+#ifndef XQ_PARAMS_H
+#define XQ_PARAMS_H
+
+#include <stdio.h>
+
+#include "variant.h"
+
+typedef struct SearchParams {
+    int playouts;              /* playouts per move */
+    double c_puct;             /* exploration constant */
+    double fpu_reduction;      /* first-play urgency: parent value minus this for unvisited */
+    double dirichlet_alpha;    /* root noise in self-play */
+    double dirichlet_epsilon;  /* share of noise in root priors (0 = none) */
+    int temperature_plies;     /* plies played with temperature sampling */
+    double temperature;        /* temperature over root visits for those plies */
+    int qsearch_depth;         /* capture-only search at leaves, in plies (0 = static eval) */
+    double eval_scale;         /* leaf value = tanh(score / eval_scale), score in pawns */
+    int reuse_tree;            /* keep the chosen subtree between moves */
+    double resign_threshold;   /* resign when root value stays below -threshold ... */
+    int resign_moves;          /* ... for this many own moves in a row (0 = never) */
+    double resign_disabled_fraction; /* games in which resignation is disabled */
+    int max_plies;             /* game length cap (adjudicated draw) */
+    int arena_nodes;           /* node arena size per game */
+} SearchParams;
+
+/* Defaults (documented in docs/cli.md). */
+void params_default(SearchParams *p);
+
+/* Sets one parameter by name ("playouts", "c_puct", ...). Returns 0, or -1 with a message in
+ * *err naming the key and the expected value. */
+int params_set(SearchParams *p, const char *key, const char *value, XqError *err);
+
+/* Loads a run preset file: keys of section [search] go through params_set. Errors name
+ * file:line. */
+int params_load_file(SearchParams *p, const char *path, XqError *err);
+
+/* Writes "key = value" lines for every parameter (stored in datasets as provenance). */
+void params_write(const SearchParams *p, char *buf, size_t size);
+
+#endif
