@@ -1,20 +1,87 @@
+/* cmd_perft.c - `xqlab perft`: leaf counts of the legal move tree, optionally per root move. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common.h"
+#include "notation.h"
 #include "perft.h"
-int cmd_perft(int argc, char **argv);
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: xqlab perft -v VARIANT -d DEPTH [--fen FEN] [--divide]\n\n"
+            "Counts the leaves of the legal move tree DEPTH plies deep (no repetition or move-limit\n"
+            "pruning) from the variant's start position or FEN. --divide prints the count below\n"
+            "each legal root move (ICCS). Prints leaves, seconds and million leaves per second.\n");
+}
+
 int cmd_perft(int argc, char **argv)
 {
+    const char *variant = NULL, *fen = NULL;
+    long depth = -1;
+    bool divide = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if ((!strcmp(a, "-v") || !strcmp(a, "--variant")) && i + 1 < argc) {
+            variant = argv[++i];
+        } else if (!strcmp(a, "--fen") && i + 1 < argc) {
+            fen = argv[++i];
+        } else if ((!strcmp(a, "-d") || !strcmp(a, "--depth")) && i + 1 < argc) {
+            if (cli_parse_int("perft", "--depth", argv[++i], 0, 12, &depth) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--divide")) {
+            divide = true;
+        } else {
+            usage(stderr);
+            return cli_error(EXIT_USAGE, "perft", "unknown option or missing value: '%s'", a);
+        }
+    }
+    if (!variant || depth < 0) {
+        usage(stderr);
+        return cli_error(EXIT_USAGE, "perft", "needs -v VARIANT and -d DEPTH");
+    }
+    Variant *v = cli_load_variant(variant);
+    if (!v)
+        return EXIT_FAILURE_RUN;
+    Position *pos = malloc(sizeof *pos);
+    int status = EXIT_OK;
     XqError err;
-    Variant *v = variant_load_file(argv[0], &err);
-    if (!v) { char b[1024]; xq_error_format(&err, b, sizeof b); fprintf(stderr, "%s\n", b); return 1; }
-    static Position pos;
-    if (pos_set_fen(&pos, v, argc > 2 ? argv[2] : v->start_fen, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
-    int d = atoi(argv[1]);
-    struct timespec a, b; clock_gettime(CLOCK_MONOTONIC, &a);
-    uint64_t n = perft(&pos, d);
-    clock_gettime(CLOCK_MONOTONIC, &b);
-    double s = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9;
-    printf("%llu %.3fs %.1f M/s\n", (unsigned long long)n, s, n / s / 1e6);
-    return 0;
+    if (!pos) {
+        status = cli_error(EXIT_FAILURE_RUN, "perft", "out of memory");
+        goto cleanup;
+    }
+    if (pos_set_fen(pos, v, fen ? fen : v->start_fen, &err) < 0) {
+        status = cli_error(EXIT_USAGE, "perft", "bad --fen: %s", err.message);
+        goto cleanup;
+    }
+    double t0 = cli_now();
+    uint64_t total = 0;
+    if (divide && depth > 0) {
+        MoveList list;
+        pos_generate_legal(pos, &list);
+        for (int i = 0; i < list.count; i++) {
+            Undo u;
+            pos_do_move(pos, list.moves[i], &u);
+            uint64_t n = perft(pos, (int)depth - 1);
+            pos_undo_move(pos, list.moves[i], &u);
+            char buf[16];
+            move_to_iccs(v, list.moves[i], buf);
+            printf("%s: %llu\n", buf, (unsigned long long)n);
+            total += n;
+        }
+    } else {
+        total = perft(pos, (int)depth);
+    }
+    double secs = cli_now() - t0;
+    printf("depth %ld leaves %llu time %.3f s speed %.1f M leaves/s\n", depth,
+           (unsigned long long)total, secs, secs > 0 ? (double)total / secs / 1e6 : 0.0);
+cleanup:
+    free(pos);
+    variant_free(v);
+    return status;
 }

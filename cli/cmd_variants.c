@@ -1,2 +1,90 @@
+/* cmd_variants.c - `xqlab variants`: list the shipped rule sets, or check a variant file. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "commands.h"
-int cmd_variants(int argc, char **argv) { (void)argc; (void)argv; return 1; }
+#include "common.h"
+#include "position.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: xqlab variants [--check FILE]\n\n"
+            "Without options, lists the rule sets shipped in %s/variants with their one-line\n"
+            "descriptions. With --check, loads FILE, compiles its pieces and start position and\n"
+            "reports the first error as FILE:LINE: what was expected (exit 1), or a summary.\n",
+            cli_config_dir());
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int check_file(const char *path)
+{
+    XqError err;
+    Variant *v = variant_load_file(path, &err);
+    if (!v)
+        return cli_report("variants", &err);
+    int on_board = 0;
+    Position *pos = malloc(sizeof *pos);
+    if (pos) {
+        pos_init_start(pos, v);
+        on_board = pos->count[RED] + pos->count[BLACK];
+    }
+    printf("%s: ok: rule set '%s', %d points, %d piece kinds, %d pieces at the start, "
+           "%d legal first moves\n", path, v->name, v->npoints, v->nkinds, on_board,
+           pos ? pos_count_legal(pos) : 0);
+    free(pos);
+    variant_free(v);
+    return EXIT_OK;
+}
+
+int cmd_variants(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--check")) {
+            if (i + 1 >= argc)
+                return cli_error(EXIT_USAGE, "variants", "--check needs a file name");
+            return check_file(argv[i + 1]);
+        }
+        usage(stderr);
+        return cli_error(EXIT_USAGE, "variants", "unknown option '%s'", argv[i]);
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/variants", cli_config_dir());
+    DIR *d = opendir(dir);
+    if (!d)
+        return cli_error(EXIT_FAILURE_RUN, "variants", "cannot open %s", dir);
+    char *names[256];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 256;) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && !strcmp(e->d_name + len - 4, ".ini"))
+            names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], compare_names);
+    int status = EXIT_OK;
+    for (int i = 0; i < n; i++) {
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        XqError err;
+        Variant *v = variant_load_file(path, &err);
+        if (!v) {
+            status = cli_report("variants", &err);
+        } else {
+            printf("%-12s %s\n", v->name, v->description);
+            variant_free(v);
+        }
+        free(names[i]);
+    }
+    return status;
+}

@@ -1,0 +1,7 @@
+/* bench.h - the fixed benchmark workloads behind `xqlab bench`. */
+#ifndef XQ_CLI_BENCH_H
+#define XQ_CLI_BENCH_H
+
+int bench_perft(int argc, char **argv);
+
+#endif

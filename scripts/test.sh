@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, builds with warnings as errors, runs the test
+# suite, then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs it again.
+# Slow checks (label "slow") are left to scripts/bench/slow-tests.sh.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/setup.sh"
+jobs="$(nproc)"
+
+echo "== release build (warnings are errors)"
+cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release -DXQLAB_WERROR=ON >/dev/null
+cmake --build "$root/build" -j"$jobs"
+ctest --test-dir "$root/build" --output-on-failure -LE slow -j"$jobs"
+
+echo "== ASan + UBSan build"
+cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQLAB_WERROR=ON \
+  -DXQLAB_SANITIZE=ON >/dev/null
+cmake --build "$root/build-asan" -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir "$root/build-asan" --output-on-failure -LE slow -j"$jobs"
