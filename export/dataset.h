@@ -20,6 +20,7 @@ typedef struct DatasetMeta {
     int shard_index, shard_count;      /* 0 / 1 for a single run */
     uint64_t first_game, game_count;   /* range of game indices this file is meant to hold */
     int npoints;                       /* bytes of a board row */
+    int compression_level;             /* zstd level of the columns; 0 = default (3) */
 } DatasetMeta;
 
 /* One recorded position (the position before `played` was made). */
@@ -80,9 +81,15 @@ int dsw_abandon(DatasetWriter *w, XqError *err);
 typedef struct DatasetSummary {
     char variant_name[XQ_NAME_MAX];
     char *variant_text;       /* owned by the reader */
-    char *params_text;
+    char *params_text;        /* owned by the reader */
+    char *weights_text;       /* owned by the reader */
+    char *command_line;       /* owned by the reader */
+    char program_version[XQ_NAME_MAX];
+    char host[256];
+    char created_utc[32], closed_utc[32];  /* closed_utc is "" until dsw_close */
     uint64_t base_seed;
     int shard_index, shard_count;
+    uint64_t first_game, game_count;       /* range the file was meant to hold */
     uint64_t ngames, npositions, npolicy, nmoves;
     int npoints;
     int format_version;
@@ -99,11 +106,42 @@ const DatasetSummary *dsr_summary(const DatasetReader *r);
  * game_record_free). Returns 0 or -1 with *err. */
 int dsr_read_game(DatasetReader *r, uint64_t i, GameRecord *g, XqError *err);
 
+/* Storage of one dataset of the file: name, element type, rows, bytes before and after the
+ * filters (H5Dget_storage_size). */
+typedef struct DatasetInfo {
+    const char *path;          /* static string, e.g. "/positions/board" */
+    const char *dtype;         /* static string, e.g. "uint8" */
+    uint64_t rows;
+    uint64_t raw_bytes, stored_bytes;
+} DatasetInfo;
+
+/* Number of datasets in the layout and the storage of dataset i (0 <= i < count); the pointer
+ * stays valid until dsr_close. */
+int dsr_dataset_count(const DatasetReader *r);
+const DatasetInfo *dsr_dataset_info(const DatasetReader *r, int i);
+
+/* Game outcomes: results from Red (index result + 1: black wins, draw, red wins; other values
+ * counted in `other_result`) and terminations (index Termination; others in `other_termination`). */
+typedef struct DatasetOutcomes {
+    uint64_t result[3], other_result;
+    uint64_t termination[TERM_COUNT], other_termination;
+    uint64_t resign_disabled;
+    double wall_seconds;        /* sum over games */
+} DatasetOutcomes;
+
+/* Reads /games/result, /games/termination, /games/resign_disabled and /games/wall_seconds and
+ * counts them. Returns 0 or -1 with *err. */
+int dsr_outcomes(DatasetReader *r, DatasetOutcomes *out, XqError *err);
+
+/* Closes the file and frees r (NULL is fine). */
 void dsr_close(DatasetReader *r);
 
+/* Frees the arrays of a record filled by dsr_read_game and zeroes their pointers and counts
+ * (the record itself is the caller's). */
 void game_record_free(GameRecord *g);
 
-/* Registers the zstd filter (id 32015) with the HDF5 library in this process. Idempotent. */
+/* Registers the zstd filter (id 32015) with the HDF5 library in this process. Idempotent.
+ * Returns 0, or -1 if HDF5 refused. dsw_open and dsr_open call it themselves. */
 int xq_zstd_register(void);
 
 #endif

@@ -1,0 +1,449 @@
+/* schema.c - the dataset column table, type mapping, quantisation and HDF5 helpers shared by the
+ * writer and the reader. */
+#include "schema.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const ColumnSpec SCHEMA_COLUMNS[NCOLUMNS] = {
+    [C_MOVES] = {"/games/moves", LEN_MOVES, T_U32, false,
+        "every move of every game, in game order (Move: from | to << 8 | extra << 16 | flags << 24)"},
+    [C_POLICY_MOVE] = {"/policy/move", LEN_POLICY, T_U32, false,
+        "root child move (Move bits as in /games/moves)"},
+    [C_POLICY_VISITS] = {"/policy/visits", LEN_POLICY, T_U32, false,
+        "root child visit count"},
+    [C_POS_BOARD] = {"/positions/board", LEN_POSITIONS, T_U8, true,
+        "piece code per point: 0 empty, 1 + kind + 16 * side"},
+    [C_POS_SIDE] = {"/positions/side", LEN_POSITIONS, T_U8, false,
+        "side to move: 0 red, 1 black"},
+    [C_POS_PLY] = {"/positions/ply", LEN_POSITIONS, T_U16, false,
+        "plies played since the game start position"},
+    [C_POS_NO_CAPTURE] = {"/positions/no_capture", LEN_POSITIONS, T_U16, false,
+        "plies since the last capture"},
+    [C_POS_GAME] = {"/positions/game", LEN_POSITIONS, T_U64, false,
+        "row in /games of the game this position belongs to"},
+    [C_POS_PLAYED] = {"/positions/played", LEN_POSITIONS, T_U32, false,
+        "move played from this position (Move)"},
+    [C_POS_BEST] = {"/positions/best", LEN_POSITIONS, T_U32, false,
+        "search best move (Move; 0xffffffff = none)"},
+    [C_POS_ROOT_VALUE] = {"/positions/root_value", LEN_POSITIONS, T_I16, false,
+        "search value for the side to move: value = stored / 32767; -32768 = none"},
+    [C_POS_STATIC_EVAL] = {"/positions/static_eval", LEN_POSITIONS, T_I16, false,
+        "static evaluation for the side to move: value = stored / 32767; -32768 = none"},
+    [C_POS_RESULT] = {"/positions/result", LEN_POSITIONS, T_I8, false,
+        "game result from the side to move: 1 win, 0 draw, -1 loss, -2 unknown"},
+    [C_POS_VISITS] = {"/positions/visits", LEN_POSITIONS, T_U32, false,
+        "root visits of the search"},
+    [C_POS_FIRST_POLICY] = {"/positions/first_policy", LEN_POSITIONS, T_U64, false,
+        "first row in /policy of this position"},
+    [C_POS_POLICY_COUNT] = {"/positions/policy_count", LEN_POSITIONS, T_U16, false,
+        "rows in /policy of this position (children with visits > 0)"},
+    [C_GAME_SEED] = {"/games/seed", LEN_GAMES, T_U64, false,
+        "seed of the game"},
+    [C_GAME_RESULT] = {"/games/result", LEN_GAMES, T_I8, false,
+        "result from red: 1 red wins, 0 draw, -1 black wins, -2 none"},
+    [C_GAME_TERMINATION] = {"/games/termination", LEN_GAMES, T_U8, false,
+        "why the game ended (Termination enum, docs/data-format.md)"},
+    [C_GAME_PLIES] = {"/games/plies", LEN_GAMES, T_U16, false,
+        "plies played"},
+    [C_GAME_START_FEN] = {"/games/start_fen", LEN_GAMES, T_FEN, false,
+        "start position (FEN), NUL-padded"},
+    [C_GAME_FIRST_POSITION] = {"/games/first_position", LEN_GAMES, T_U64, false,
+        "first row in /positions of the game"},
+    [C_GAME_POSITION_COUNT] = {"/games/position_count", LEN_GAMES, T_U32, false,
+        "rows in /positions of the game"},
+    [C_GAME_FIRST_POLICY] = {"/games/first_policy", LEN_GAMES, T_U64, false,
+        "first row in /policy of the game"},
+    [C_GAME_POLICY_COUNT] = {"/games/policy_count", LEN_GAMES, T_U32, false,
+        "rows in /policy of the game"},
+    [C_GAME_FIRST_MOVE] = {"/games/first_move", LEN_GAMES, T_U64, false,
+        "first row in /games/moves of the game"},
+    [C_GAME_MOVE_COUNT] = {"/games/move_count", LEN_GAMES, T_U32, false,
+        "rows in /games/moves of the game"},
+    [C_GAME_WALL_SECONDS] = {"/games/wall_seconds", LEN_GAMES, T_F32, false,
+        "wall-clock seconds the game took"},
+    [C_GAME_RESIGN_DISABLED] = {"/games/resign_disabled", LEN_GAMES, T_U8, false,
+        "1 if resignation was switched off in this game"},
+    [C_GAME_INDEX] = {"/games/index", LEN_GAMES, T_U64, false,
+        "game index within the run (written last: a row here means the game is complete)"},
+};
+
+int16_t schema_quantise(float v)
+{
+    if (isnan(v))
+        return VALUE_MISSING;
+    if (v > 1.0f)
+        v = 1.0f;
+    if (v < -1.0f)
+        v = -1.0f;
+    return (int16_t)lrintf(v * (float)VALUE_SCALE);
+}
+
+float schema_dequantise(int16_t q)
+{
+    if (q == VALUE_MISSING)
+        return NAN;
+    return (float)q / (float)VALUE_SCALE;
+}
+
+size_t schema_type_size(ColumnType t)
+{
+    switch (t) {
+    case T_U8: case T_I8: return 1;
+    case T_U16: case T_I16: return 2;
+    case T_U32: case T_F32: return 4;
+    case T_U64: return 8;
+    case T_FEN: return FEN_BYTES;
+    }
+    return 0;
+}
+
+const char *schema_type_name(ColumnType t)
+{
+    switch (t) {
+    case T_U8: return "uint8";
+    case T_I8: return "int8";
+    case T_U16: return "uint16";
+    case T_I16: return "int16";
+    case T_U32: return "uint32";
+    case T_U64: return "uint64";
+    case T_F32: return "float32";
+    case T_FEN: return "S256";
+    }
+    return "?";
+}
+
+static hid_t fen_type(void)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return -1;
+    if (H5Tset_size(t, FEN_BYTES) < 0 || H5Tset_strpad(t, H5T_STR_NULLPAD) < 0) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
+hid_t schema_file_type(ColumnType t)
+{
+    switch (t) {
+    case T_U8: return H5Tcopy(H5T_STD_U8LE);
+    case T_I8: return H5Tcopy(H5T_STD_I8LE);
+    case T_U16: return H5Tcopy(H5T_STD_U16LE);
+    case T_I16: return H5Tcopy(H5T_STD_I16LE);
+    case T_U32: return H5Tcopy(H5T_STD_U32LE);
+    case T_U64: return H5Tcopy(H5T_STD_U64LE);
+    case T_F32: return H5Tcopy(H5T_IEEE_F32LE);
+    case T_FEN: return fen_type();
+    }
+    return -1;
+}
+
+hid_t schema_mem_type(ColumnType t)
+{
+    switch (t) {
+    case T_U8: return H5Tcopy(H5T_NATIVE_UINT8);
+    case T_I8: return H5Tcopy(H5T_NATIVE_INT8);
+    case T_U16: return H5Tcopy(H5T_NATIVE_UINT16);
+    case T_I16: return H5Tcopy(H5T_NATIVE_INT16);
+    case T_U32: return H5Tcopy(H5T_NATIVE_UINT32);
+    case T_U64: return H5Tcopy(H5T_NATIVE_UINT64);
+    case T_F32: return H5Tcopy(H5T_NATIVE_FLOAT);
+    case T_FEN: return fen_type();
+    }
+    return -1;
+}
+
+void schema_quiet_hdf5(void)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+typedef struct StackDetail {
+    char text[160];
+    bool found;
+} StackDetail;
+
+static herr_t take_innermost(unsigned n, const H5E_error2_t *e, void *data)
+{
+    StackDetail *d = data;
+    if (n == 0 && e->desc && e->desc[0]) {
+        snprintf(d->text, sizeof d->text, "%s", e->desc);
+        d->found = true;
+    }
+    return 0;
+}
+
+int schema_fail(XqError *err, const char *path, const char *fmt, ...)
+{
+    StackDetail detail = {.found = false};
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, take_innermost, &detail);
+    H5Eclear2(H5E_DEFAULT);
+    if (!err)
+        return -1;
+    snprintf(err->file, sizeof err->file, "%s", path);
+    err->line = 0;
+    char what[XQ_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (detail.found) {
+        /* Both halves are cut to fit the message; the HDF5 detail is the less important one. */
+        int keep = (int)strlen(what);
+        snprintf(err->message, sizeof err->message, "%.*s (HDF5: %s)", keep, what, detail.text);
+    } else {
+        snprintf(err->message, sizeof err->message, "%s", what);
+    }
+    return -1;
+}
+
+static int attr_replace(hid_t obj, const char *name, hid_t ftype, hid_t mtype, const void *value)
+{
+    int rc = -1;
+    hid_t space = -1, attr = -1;
+    htri_t exists = H5Aexists(obj, name);
+    if (exists < 0 || (exists > 0 && H5Adelete(obj, name) < 0))
+        goto cleanup;
+    if ((space = H5Screate(H5S_SCALAR)) < 0)
+        goto cleanup;
+    if ((attr = H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT)) < 0)
+        goto cleanup;
+    if (H5Awrite(attr, mtype, value) < 0)
+        goto cleanup;
+    rc = 0;
+cleanup:
+    if (attr >= 0)
+        H5Aclose(attr);
+    if (space >= 0)
+        H5Sclose(space);
+    return rc;
+}
+
+static hid_t vlen_string_type(void)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return -1;
+    if (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
+int attr_write_string(hid_t obj, const char *name, const char *value)
+{
+    hid_t t = vlen_string_type();
+    if (t < 0)
+        return -1;
+    const char *v = value ? value : "";
+    int rc = attr_replace(obj, name, t, t, &v);
+    H5Tclose(t);
+    return rc;
+}
+
+int attr_write_u64(hid_t obj, const char *name, uint64_t value)
+{
+    return attr_replace(obj, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value);
+}
+
+int attr_write_i32(hid_t obj, const char *name, int32_t value)
+{
+    return attr_replace(obj, name, H5T_STD_I32LE, H5T_NATIVE_INT32, &value);
+}
+
+int attr_write_f64(hid_t obj, const char *name, double value)
+{
+    return attr_replace(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+}
+
+/* Opens a scalar attribute whose type has class `cls`, or returns -1. */
+static hid_t attr_open_scalar(hid_t obj, const char *name, H5T_class_t cls, hid_t *type)
+{
+    *type = -1;
+    if (H5Aexists(obj, name) <= 0)
+        return -1;
+    hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+    if (attr < 0)
+        return -1;
+    hid_t space = H5Aget_space(attr);
+    hid_t t = H5Aget_type(attr);
+    bool ok = space >= 0 && t >= 0 && H5Sget_simple_extent_npoints(space) == 1 && H5Tget_class(t) == cls;
+    if (space >= 0)
+        H5Sclose(space);
+    if (!ok) {
+        if (t >= 0)
+            H5Tclose(t);
+        H5Aclose(attr);
+        return -1;
+    }
+    *type = t;
+    return attr;
+}
+
+char *attr_read_string(hid_t obj, const char *name)
+{
+    hid_t type;
+    hid_t attr = attr_open_scalar(obj, name, H5T_STRING, &type);
+    if (attr < 0)
+        return NULL;
+    char *out = NULL;
+    htri_t vlen = H5Tis_variable_str(type);
+    if (vlen > 0) {
+        hid_t mt = vlen_string_type();
+        char *s = NULL;
+        if (mt >= 0 && H5Aread(attr, mt, &s) >= 0 && s) {
+            out = strdup(s);
+            H5free_memory(s);
+        }
+        if (mt >= 0)
+            H5Tclose(mt);
+    } else if (vlen == 0) {
+        size_t n = H5Tget_size(type);
+        hid_t mt = H5Tcopy(H5T_C_S1);
+        char *s = n > 0 ? calloc(n + 1, 1) : NULL;
+        if (s && mt >= 0 && H5Tset_size(mt, n + 1) >= 0 && H5Aread(attr, mt, s) >= 0)
+            out = s;
+        else
+            free(s);
+        if (mt >= 0)
+            H5Tclose(mt);
+    }
+    H5Tclose(type);
+    H5Aclose(attr);
+    return out;
+}
+
+int attr_read_u64(hid_t obj, const char *name, uint64_t *value)
+{
+    hid_t type;
+    hid_t attr = attr_open_scalar(obj, name, H5T_INTEGER, &type);
+    if (attr < 0)
+        return -1;
+    int rc = H5Aread(attr, H5T_NATIVE_UINT64, value) < 0 ? -1 : 0;
+    H5Tclose(type);
+    H5Aclose(attr);
+    return rc;
+}
+
+int attr_read_i32(hid_t obj, const char *name, int32_t *value)
+{
+    hid_t type;
+    hid_t attr = attr_open_scalar(obj, name, H5T_INTEGER, &type);
+    if (attr < 0)
+        return -1;
+    int rc = H5Aread(attr, H5T_NATIVE_INT32, value) < 0 ? -1 : 0;
+    H5Tclose(type);
+    H5Aclose(attr);
+    return rc;
+}
+
+hid_t schema_open_column(hid_t file, Column c, int npoints, uint64_t *rows, const char *path,
+                         XqError *err)
+{
+    const ColumnSpec *spec = &SCHEMA_COLUMNS[c];
+    hid_t dset = -1, type = -1, space = -1;
+    char group[32];
+    const char *slash = strchr(spec->path + 1, '/');
+    snprintf(group, sizeof group, "%.*s", (int)(slash - spec->path), spec->path);
+    if (H5Lexists(file, group, H5P_DEFAULT) <= 0 || H5Lexists(file, spec->path, H5P_DEFAULT) <= 0) {
+        schema_fail(err, path, "dataset %s is missing", spec->path);
+        goto fail;
+    }
+    if ((dset = H5Dopen2(file, spec->path, H5P_DEFAULT)) < 0) {
+        schema_fail(err, path, "cannot open dataset %s", spec->path);
+        goto fail;
+    }
+    if ((type = H5Dget_type(dset)) < 0 || (space = H5Dget_space(dset)) < 0) {
+        schema_fail(err, path, "cannot read the type and shape of %s", spec->path);
+        goto fail;
+    }
+    H5T_class_t cls = H5Tget_class(type);
+    size_t size = H5Tget_size(type);
+    bool type_ok;
+    switch (spec->type) {
+    case T_FEN:
+        type_ok = cls == H5T_STRING && H5Tis_variable_str(type) == 0 && size == FEN_BYTES;
+        break;
+    case T_F32:
+        type_ok = cls == H5T_FLOAT && size == 4;
+        break;
+    default: {
+        bool is_signed = spec->type == T_I8 || spec->type == T_I16;
+        type_ok = cls == H5T_INTEGER && size == schema_type_size(spec->type) &&
+                  H5Tget_sign(type) == (is_signed ? H5T_SGN_2 : H5T_SGN_NONE);
+        break;
+    }
+    }
+    if (!type_ok) {
+        schema_fail(err, path, "dataset %s is not of type %s", spec->path, schema_type_name(spec->type));
+        goto fail;
+    }
+    hsize_t dims[2];
+    int rank = H5Sget_simple_extent_ndims(space);
+    int want = spec->per_point ? 2 : 1;
+    if (rank != want || H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
+        schema_fail(err, path, "dataset %s should have rank %d", spec->path, want);
+        goto fail;
+    }
+    if (spec->per_point && dims[1] != (hsize_t)npoints) {
+        schema_fail(err, path, "dataset %s has %llu columns, expected npoints = %d", spec->path,
+                    (unsigned long long)dims[1], npoints);
+        goto fail;
+    }
+    *rows = dims[0];
+    H5Tclose(type);
+    H5Sclose(space);
+    return dset;
+fail:
+    if (type >= 0)
+        H5Tclose(type);
+    if (space >= 0)
+        H5Sclose(space);
+    if (dset >= 0)
+        H5Dclose(dset);
+    return -1;
+}
+
+int schema_read_rows(hid_t dset, hid_t mtype, uint64_t start, uint64_t count, int width, void *buf)
+{
+    if (count == 0)
+        return 0;
+    int rc = -1;
+    hid_t fspace = -1, mspace = -1;
+    hsize_t off[2] = {start, 0}, cnt[2] = {count, (hsize_t)width};
+    int rank = width > 1 ? 2 : 1;
+    if ((fspace = H5Dget_space(dset)) < 0)
+        goto cleanup;
+    if (rank == 1 && H5Sget_simple_extent_ndims(fspace) == 2)
+        rank = 2; /* a per-point column with npoints == 1 */
+    if (H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, cnt, NULL) < 0)
+        goto cleanup;
+    if ((mspace = H5Screate_simple(rank, cnt, NULL)) < 0)
+        goto cleanup;
+    if (H5Dread(dset, mtype, mspace, fspace, H5P_DEFAULT, buf) < 0)
+        goto cleanup;
+    rc = 0;
+cleanup:
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    return rc;
+}
+
+void schema_utc_now(char *buf, size_t size)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm))
+        strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    else
+        snprintf(buf, size, "unknown");
+}
