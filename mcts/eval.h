@@ -7,11 +7,15 @@
 
 enum { EVAL_MAX_FEATURES = 256 };
 
+/* Read-only once created (except through eval_set_weight): one evaluator may be shared by the
+ * searchers of all threads. */
 typedef struct Evaluator Evaluator;
 
-/* Creates an evaluator for the variant. `weights_path` may be NULL: then weights start from the
- * piece values in the variant file. Unknown feature names in the weights file are an error
- * naming file:line. Free with eval_free. */
+/* Creates an evaluator for the variant. Every weight starts from a default (material = the piece
+ * values of the variant file, everything else 0); `weights_path` (NULL = none) overrides them
+ * from its [weights] section, `feature.name = value`. Unknown features or sections, duplicates
+ * and non-numbers are errors naming file:line. `v` must outlive the evaluator. Free with
+ * eval_free (NULL allowed). */
 Evaluator *eval_create(const Variant *v, const char *weights_path, XqError *err);
 void eval_free(Evaluator *e);
 
@@ -22,10 +26,12 @@ const char *eval_feature_name(const Evaluator *e, int i);
 /* Feature vector of a position from Red's point of view (Red minus Black counts). */
 void eval_features(const Evaluator *e, Position *pos, float *out);
 
-/* Score in pawns from the point of view of the side to move. */
+/* Score in pawns from the point of view of the side to move (the features times the weights,
+ * sign-flipped when Black is to move). The position is not modified. */
 double eval_score(const Evaluator *e, Position *pos);
 
-/* Weight access (the tuner writes learned weights back). */
+/* Weight access (the tuner writes learned weights back). eval_set_weight rebuilds the derived
+ * tables: not while other threads use the evaluator. */
 double eval_weight(const Evaluator *e, int i);
 void eval_set_weight(Evaluator *e, int i, double w);
 

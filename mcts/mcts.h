@@ -11,7 +11,7 @@ typedef struct Mcts Mcts;
 
 /* Root statistics of one search. */
 typedef struct SearchResult {
-    Move best;                 /* most visited child */
+    Move best;                 /* most visited child that is not a proven loss; a proven win first */
     float value;               /* root value from the side to move, in [-1, 1] */
     float static_eval;         /* static evaluation of the root, same scale */
     int visits;                /* root visits after the search */
@@ -19,24 +19,41 @@ typedef struct SearchResult {
     Move moves[XQ_MAX_MOVES];  /* children, in generation order */
     uint32_t child_visits[XQ_MAX_MOVES];
     bool truncated;            /* the arena filled: fewer playouts than asked */
+    int proven;                /* +1 the side to move has a forced win the search proved (mate
+                                * or a rule verdict), -1 a forced loss, 0 unknown */
 } SearchResult;
 
-/* Creates a searcher with its own arena. `e` and `p` must outlive it. NULL on out of memory. */
+/* Creates a searcher with its own arena of p->arena_nodes nodes (24 bytes each, plus 4 bytes of
+ * compaction scratch), read once here; the other parameters are read at every search, so the
+ * caller may change them between searches. `v`, `e` and `p` must outlive it; `e` may be shared
+ * with searchers of other threads. NULL on out of memory. Free with mcts_free (NULL allowed). */
 Mcts *mcts_create(const Variant *v, const Evaluator *e, const SearchParams *p);
 void mcts_free(Mcts *m);
 
-/* Forgets the tree (new game). */
+/* Forgets the tree (new game). No allocation: the arena is reused. */
 void mcts_reset(Mcts *m);
 
-/* Searches the position with p->playouts playouts (fewer if the arena fills; see truncated).
- * With `noise` the root priors get Dirichlet noise. The position is restored on return.
- * Returns 0, or -1 if the position has no legal move. */
+/* Searches the position until the root has p->playouts visits, visits reused from the previous
+ * move included, with at least one new playout (fewer if the arena fills; see truncated; the
+ * search also stops once the root is proven won or lost). With `noise` the root priors get
+ * Dirichlet noise (once per root). The game is assumed to go on at `pos` (the caller checks
+ * pos_game_status first). The position is restored on return. Deterministic: the same position,
+ * tree and RNG state give the same result. Returns 0, or -1 if the position has no legal move. */
 int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out);
 
-/* Picks the move to play: by visit counts with temperature `t` (0 = most visited). */
+/* Picks the move to play: by visit counts with temperature `t` (probability ~ visits^(1/t));
+ * t = 0 gives r->best (the most visited move, or a proven win), and so does a proven win at any
+ * temperature. Draws from `rng` only when it samples. */
 Move mcts_pick(const SearchResult *r, double t, Rng *rng);
 
-/* Tells the searcher the move played, so the subtree under it is reused. */
+/* Temperature for the move at game ply `ply` (0-based): p->temperature for the first
+ * p->temperature_plies plies, then 0. */
+double mcts_temperature(const SearchParams *p, int ply);
+
+/* Tells the searcher the move played (by either side), so the subtree under it becomes the root
+ * of the next search; the arena is compacted in place. If the move is not in the tree, or
+ * reuse_tree is off, the tree is forgotten. The next mcts_search checks that its position is
+ * the searched one followed by the advanced moves, and starts afresh otherwise. */
 void mcts_advance(Mcts *m, Move played);
 
 #endif

@@ -1,5 +1,5 @@
 /* params.h - every search and self-play tunable in one struct, set from run presets
- * (configs/runs/*.ini, section [search]) and command-line flags. */
+ * (configs/runs/NAME.ini, section [search]) and command-line flags. */
 #ifndef XQ_PARAMS_H
 #define XQ_PARAMS_H
 
@@ -22,14 +22,20 @@ typedef struct SearchParams {
     int resign_moves;          /* ... for this many own moves in a row (0 = never) */
     double resign_disabled_fraction; /* games in which resignation is disabled */
     int max_plies;             /* game length cap (adjudicated draw) */
-    int arena_nodes;           /* node arena size per game */
+    int arena_nodes;           /* node arena size per game (nodes of 24 bytes) */
+    double prior_temperature;  /* softmax temperature of the move heuristic, in pawns */
+    double prior_check_bonus;  /* heuristic bonus of a checking move, in pawns */
 } SearchParams;
+
+/* Number of parameters and the name of each, in params_write order. */
+int params_count(void);
+const char *params_name(int i);
 
 /* Defaults (documented in docs/cli.md). */
 void params_default(SearchParams *p);
 
 /* Sets one parameter by name ("playouts", "c_puct", ...). Returns 0, or -1 with a message in
- * *err naming the key and the expected value. */
+ * *err naming the key and the expected value (err->file "params", line 0). */
 int params_set(SearchParams *p, const char *key, const char *value, XqError *err);
 
 /* Loads a run preset file: keys of section [search] go through params_set. Errors name

@@ -1,0 +1,48 @@
+/* eval_private.h - private to mcts/: the evaluator's layout, so the search can read piece-square
+ * sums and piece values for its move heuristic and capture search without extra calls. */
+#ifndef XQ_EVAL_PRIVATE_H
+#define XQ_EVAL_PRIVATE_H
+
+#include "eval.h"
+
+typedef enum {
+    FEAT_MATERIAL,  /* pieces of a kind */
+    FEAT_ZONE,      /* pieces of a kind standing in a zone (own or the opponent's copy) */
+    FEAT_MOBILITY,  /* pseudo-legal moves of the pieces of a kind */
+    FEAT_PRESSURE,  /* pseudo-legal moves landing next to the enemy royal piece */
+    FEAT_IN_CHECK,  /* the side to move is in check */
+    FEAT_SIDE,      /* the side to move (tempo) */
+} FeatureType;
+
+typedef struct Feature {
+    char name[64];
+    FeatureType type;
+    int kind;       /* FEAT_MATERIAL, FEAT_ZONE, FEAT_MOBILITY */
+    int zone;       /* FEAT_ZONE */
+    bool their;     /* FEAT_ZONE: the opponent's copy of the zone */
+} Feature;
+
+struct Evaluator {
+    const Variant *v;
+    int nfeatures;
+    Feature features[EVAL_MAX_FEATURES];
+    double weights[EVAL_MAX_FEATURES];
+
+    /* Derived from the weights (rebuilt by eval_set_weight): material and zone features fold into
+     * one piece-square table, Red's view, so their sum is a walk over the piece lists. */
+    double pst[32][XQ_MAX_POINTS];
+    double mobility_weight[XQ_MAX_KINDS];
+    bool walk_kind[XQ_MAX_KINDS];      /* kinds whose moves the score needs to walk */
+    double pressure_weight, in_check_weight, side_weight;
+    double value[XQ_MAX_KINDS];        /* material weight per kind, for capture ordering */
+    /* Points next to a royal piece of side s standing on p (the royal point included). */
+    PointSet near[2][XQ_MAX_POINTS];
+};
+
+/* Sum of the piece-square table over the board, Red's view, in pawns. */
+double eval_pst_sum(const Evaluator *e, const Position *pos);
+
+/* Score in pawns from Red's view, given the piece-square sum already computed. */
+double eval_score_red_with_pst(const Evaluator *e, const Position *pos, double pst_sum);
+
+#endif

@@ -1,0 +1,616 @@
+/* mcts.c - PUCT search over one game: node arena, heuristic priors, capture-search leaf values,
+ * a small mate solver, Dirichlet root noise and tree reuse by in-place compaction. */
+#include "mcts.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval_private.h"
+#include "status.h"
+#include "walk.h"
+
+enum {
+    MCTS_MAX_DEPTH = 400,   /* tree depth below the root; deeper leaves are evaluated, not grown */
+    MAX_PENDING = 16,       /* moves played since the last search that the tree follows */
+    QS_MAX_CAPTURES = 128,
+};
+
+#define NO_INDEX UINT32_MAX
+
+typedef enum { NODE_LEAF = 0, NODE_EXPANDED = 1, NODE_TERMINAL = 2 } NodeState;
+
+/* A tree node: 24 bytes. Its children are one contiguous block of the arena. */
+typedef struct Node {
+    Move move;             /* move that leads here from the parent */
+    float prior;
+    float value_sum;       /* sum of values from the view of the side that played `move` */
+    uint32_t visits;
+    uint32_t first_child;  /* index of the children block (0 = none: the root is never a child) */
+    uint16_t nchildren;
+    uint8_t state;         /* NodeState */
+    int8_t proven;         /* +1 / -1: the side to move here wins / loses by force (for terminal
+                            * nodes: the game result for that side, 0 = draw) */
+} Node;
+
+_Static_assert(sizeof(Node) == 24, "a node is meant to stay at 24 bytes");
+
+struct Mcts {
+    const Variant *v;
+    const Evaluator *e;
+    const SearchParams *p;
+    Node *nodes;
+    uint32_t capacity, used;
+    uint32_t *remap;         /* scratch for tree compaction, one entry per node */
+    /* check_points[s * XQ_MAX_POINTS + k]: a move can only give check to the royal piece of side
+     * s standing on k if it leaves or lands on one of these points. */
+    PointSet *check_points;
+    bool root_noised;
+    /* Identity of the tree's root: the position of the last search, then the moves played. */
+    uint64_t root_key;
+    int root_hist_len;
+    int npending;
+    Move pending[MAX_PENDING];
+    uint32_t path[MCTS_MAX_DEPTH + 1];
+    Undo undo[MCTS_MAX_DEPTH];
+    MoveList list;
+    double logits[XQ_MAX_MOVES];
+};
+
+/* ---- arena ---------------------------------------------------------------------------------- */
+
+static void reset_tree(Mcts *m)
+{
+    memset(&m->nodes[0], 0, sizeof m->nodes[0]);
+    m->nodes[0].move = XQ_MOVE_NONE;
+    m->used = 1;
+    m->root_noised = false;
+    m->npending = 0;
+}
+
+static void build_check_points(Mcts *m)
+{
+    const Variant *v = m->v;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < v->npoints; k++) {
+            PointSet *cp = &m->check_points[s * XQ_MAX_POINTS + k];
+            *cp = v->danger[s][k];
+            /* Leap origins too: a horse landing there checks (the danger set only lists points
+             * whose occupancy could expose the royal to an attacker already in place). */
+            const ReverseTable *rt = &v->reverse[XQ_OTHER((Side)s)][k];
+            for (int i = 0; i < rt->count; i++)
+                pointset_add(cp, v->reverse_leaps[rt->first + i].from);
+        }
+}
+
+Mcts *mcts_create(const Variant *v, const Evaluator *e, const SearchParams *p)
+{
+    Mcts *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->v = v;
+    m->e = e;
+    m->p = p;
+    m->capacity = (uint32_t)(p->arena_nodes > XQ_MAX_MOVES + 1 ? p->arena_nodes : XQ_MAX_MOVES + 1);
+    m->nodes = malloc((size_t)m->capacity * sizeof *m->nodes);
+    m->remap = malloc((size_t)m->capacity * sizeof *m->remap);
+    m->check_points = calloc(2 * XQ_MAX_POINTS, sizeof *m->check_points);
+    if (!m->nodes || !m->remap || !m->check_points) {
+        mcts_free(m);
+        return NULL;
+    }
+    build_check_points(m);
+    reset_tree(m);
+    return m;
+}
+
+void mcts_free(Mcts *m)
+{
+    if (!m)
+        return;
+    free(m->nodes);
+    free(m->remap);
+    free(m->check_points);
+    free(m);
+}
+
+void mcts_reset(Mcts *m)
+{
+    reset_tree(m);
+}
+
+/* ---- leaf evaluation ------------------------------------------------------------------------ */
+
+/* Change of the piece-square sum by move mv, from the mover's view. */
+static inline double move_delta(const Evaluator *e, const Position *pos, Move mv, double sign)
+{
+    Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
+    Piece pc = pos->board[from], cap = pos->board[to];
+    return sign * (e->pst[pc][to] - e->pst[pc][from] - e->pst[cap][to]);
+}
+
+/* Capture-only alpha-beta over the piece-square score (`stand`, side to move's view): settles
+ * hanging pieces and exchanges in progress so a leaf in mid-exchange is not misjudged. The
+ * mobility terms are left out here because they barely move during an exchange and would cost
+ * a full move walk per node. */
+static double qsearch(Mcts *m, Position *pos, double alpha, double beta, int depth, double stand)
+{
+    if (stand >= beta)
+        return stand;
+    if (stand > alpha)
+        alpha = stand;
+    if (depth == 0)
+        return alpha;
+    const Evaluator *e = m->e;
+    const Variant *v = m->v;
+    Side us = pos->side;
+    Move caps[QS_MAX_CAPTURES];
+    int order[QS_MAX_CAPTURES];
+    int n = 0;
+    for (int i = 0; i < pos->count[us] && n <= QS_MAX_CAPTURES - 32; i++)
+        n = walk_captures(v, pos->board, pos->list[us][i], caps, n);
+    if (n == 0)
+        return alpha;
+    /* Most valuable victim first, least valuable attacker second (insertion sort: n is small). */
+    double key[QS_MAX_CAPTURES];
+    for (int i = 0; i < n; i++) {
+        Piece victim = pos->board[XQ_MOVE_TO(caps[i])], attacker = pos->board[XQ_MOVE_FROM(caps[i])];
+        key[i] = 16.0 * e->value[XQ_PIECE_KIND(victim)] - e->value[XQ_PIECE_KIND(attacker)];
+        int j = i;
+        while (j > 0 && key[order[j - 1]] < key[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    double sign = us == RED ? 1.0 : -1.0;
+    for (int i = 0; i < n; i++) {
+        Move mv = caps[order[i]];
+        double gain = move_delta(e, pos, mv, sign);
+        /* Delta pruning: a capture that cannot lift the score to alpha is not worth a make. */
+        if (stand + gain + 1.0 <= alpha)
+            continue;
+        if (pos->v->royal_mask >> XQ_PIECE_KIND(pos->board[XQ_MOVE_TO(mv)]) & 1)
+            return 1e6; /* only reachable if the previous ply left its royal en prise */
+        if (!pos_is_legal(pos, mv))
+            continue;
+        Undo u;
+        pos_do_move(pos, mv, &u);
+        double score = -qsearch(m, pos, -beta, -alpha, depth - 1, -(stand + gain));
+        pos_undo_move(pos, mv, &u);
+        if (score >= beta)
+            return score;
+        if (score > alpha)
+            alpha = score;
+    }
+    return alpha;
+}
+
+/* Static value of a position for the side to move: the evaluation plus what the capture search
+ * wins over standing pat, squashed to [-1, 1]. Also returns the static score in pawns. */
+static float leaf_value(Mcts *m, Position *pos)
+{
+    const Evaluator *e = m->e;
+    double sign = pos->side == RED ? 1.0 : -1.0;
+    double pst = eval_pst_sum(e, pos);
+    double score = sign * eval_score_red_with_pst(e, pos, pst);
+    if (m->p->qsearch_depth > 0) {
+        double stand = sign * pst;
+        double q = qsearch(m, pos, -1e9, 1e9, m->p->qsearch_depth, stand);
+        if (q > 1e5)
+            return 1.0f;
+        score += q - stand;
+    }
+    return (float)tanh(score / m->p->eval_scale);
+}
+
+/* ---- expansion ------------------------------------------------------------------------------ */
+
+/* True if the pseudo-legal move mv puts the opponent's royal piece in check. */
+static bool gives_check(Position *pos, Move mv)
+{
+    Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
+    Side us = pos->side;
+    Piece pc = pos->board[from], cap = pos->board[to];
+    Point royal = pos->royal[us];
+    pos->board[to] = pc;
+    pos->board[from] = XQ_EMPTY;
+    if (royal == from)
+        pos->royal[us] = to;
+    bool check = pos_royal_attacked(pos, XQ_OTHER(us));
+    pos->royal[us] = royal;
+    pos->board[from] = pc;
+    pos->board[to] = cap;
+    return check;
+}
+
+/* Priors from a cheap heuristic, softmax over pawns: the piece-square gain of the move (captures
+ * by victim value, zone entries such as crossing the river), a small charge for capturing with a
+ * valuable piece (it may be recaptured), and a bonus for checks. */
+static void set_priors(Mcts *m, Position *pos, Node *child, int n)
+{
+    const Evaluator *e = m->e;
+    const SearchParams *p = m->p;
+    Side us = pos->side, them = XQ_OTHER(us);
+    double sign = us == RED ? 1.0 : -1.0;
+    Point their_royal = pos->royal[them];
+    const PointSet *cp =
+        their_royal != XQ_NO_POINT ? &m->check_points[them * XQ_MAX_POINTS + their_royal] : NULL;
+    double inv_t = 1.0 / p->prior_temperature, best = -1e300;
+    for (int i = 0; i < n; i++) {
+        Move mv = child[i].move;
+        Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
+        double score = move_delta(e, pos, mv, sign);
+        if (pos->board[to])
+            score -= 0.1 * e->value[XQ_PIECE_KIND(pos->board[from])];
+        if (cp && p->prior_check_bonus > 0 && (pointset_has(cp, from) || pointset_has(cp, to)) &&
+            gives_check(pos, mv))
+            score += p->prior_check_bonus;
+        m->logits[i] = score * inv_t;
+        if (m->logits[i] > best)
+            best = m->logits[i];
+    }
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        m->logits[i] = exp(m->logits[i] - best);
+        sum += m->logits[i];
+    }
+    for (int i = 0; i < n; i++)
+        child[i].prior = (float)(m->logits[i] / sum);
+}
+
+typedef enum { EXPAND_OK, EXPAND_FULL } ExpandResult;
+
+/* Expands the leaf `idx` at the current position: terminal check (not at the root: the caller
+ * decided the game goes on there), children with priors, and the leaf's value in *value (side to
+ * move's view). */
+static ExpandResult expand(Mcts *m, Position *pos, uint32_t idx, bool is_root, float *value)
+{
+    int n = pos_generate_legal(pos, &m->list);
+    if (!is_root) {
+        GameStatus st = pos_game_status_n(pos, n);
+        if (st.result != RESULT_NONE) {
+            Node *node = &m->nodes[idx];
+            int red = st.result == RESULT_RED_WINS ? 1 : st.result == RESULT_BLACK_WINS ? -1 : 0;
+            node->state = NODE_TERMINAL;
+            node->proven = (int8_t)(pos->side == RED ? red : -red);
+            *value = node->proven;
+            return EXPAND_OK;
+        }
+    }
+    assert(n > 0);
+    if ((uint32_t)n > m->capacity - m->used)
+        return EXPAND_FULL;
+    uint32_t first = m->used;
+    m->used += (uint32_t)n;
+    Node *child = &m->nodes[first];
+    for (int i = 0; i < n; i++) {
+        memset(&child[i], 0, sizeof child[i]);
+        child[i].move = m->list.moves[i];
+    }
+    set_priors(m, pos, child, n);
+    Node *node = &m->nodes[idx];
+    node->first_child = first;
+    node->nchildren = (uint16_t)n;
+    node->state = NODE_EXPANDED;
+    *value = leaf_value(m, pos);
+    return EXPAND_OK;
+}
+
+/* ---- selection and backup ------------------------------------------------------------------- */
+
+/* Q of a child from the view of the side choosing it. */
+static inline float child_q(const Node *c, float fpu)
+{
+    if (c->proven)
+        return (float)-c->proven;
+    return c->visits ? c->value_sum / (float)c->visits : fpu;
+}
+
+static uint32_t select_child(const Mcts *m, const Node *node)
+{
+    const Node *child = &m->nodes[node->first_child];
+    float n_parent = (float)node->visits;
+    float parent_q = -node->value_sum / n_parent;
+    float fpu = parent_q - (float)m->p->fpu_reduction;
+    float c_sqrt = (float)m->p->c_puct * sqrtf(n_parent);
+    float best = -1e30f;
+    int pick = 0;
+    for (int i = 0; i < node->nchildren; i++) {
+        const Node *c = &child[i];
+        if (c->proven < 0)
+            return node->first_child + (uint32_t)i; /* a forced win: nothing else matters */
+        float score = child_q(c, fpu) + c_sqrt * c->prior / (1.0f + (float)c->visits);
+        if (score > best) {
+            best = score;
+            pick = i;
+        }
+    }
+    return node->first_child + (uint32_t)pick;
+}
+
+/* After a child's proof changed, the parent may be proven too: one losing reply for the
+ * opponent wins; all replies winning for the opponent lose. */
+static void update_proof(Mcts *m, Node *parent, const Node *child)
+{
+    if (parent->proven || !child->proven)
+        return;
+    if (child->proven < 0) {
+        parent->proven = 1;
+        return;
+    }
+    const Node *c = &m->nodes[parent->first_child];
+    for (int i = 0; i < parent->nchildren; i++)
+        if (c[i].proven <= 0)
+            return;
+    parent->proven = -1;
+}
+
+typedef enum { PLAYOUT_OK, PLAYOUT_FULL } PlayoutResult;
+
+static PlayoutResult playout(Mcts *m, Position *pos)
+{
+    int depth = 0;
+    uint32_t idx = 0;
+    float value = 0;
+    m->path[0] = 0;
+    for (;;) {
+        Node *node = &m->nodes[idx];
+        if (node->state == NODE_TERMINAL || (depth > 0 && node->proven)) {
+            value = node->proven;
+            break;
+        }
+        if (node->state == NODE_LEAF || depth >= MCTS_MAX_DEPTH ||
+            pos->hist_len + m->p->qsearch_depth + 2 >= XQ_MAX_HISTORY) {
+            if (node->state == NODE_LEAF && depth < MCTS_MAX_DEPTH &&
+                pos->hist_len + m->p->qsearch_depth + 2 < XQ_MAX_HISTORY) {
+                if (expand(m, pos, idx, depth == 0, &value) == EXPAND_FULL) {
+                    while (depth > 0) {
+                        depth--;
+                        pos_undo_move(pos, m->nodes[m->path[depth + 1]].move, &m->undo[depth]);
+                    }
+                    return PLAYOUT_FULL;
+                }
+            } else {
+                value = leaf_value(m, pos);
+            }
+            break;
+        }
+        idx = select_child(m, node);
+        pos_do_move(pos, m->nodes[idx].move, &m->undo[depth]);
+        m->path[++depth] = idx;
+    }
+    /* Backup: `value` is from the view of the side to move at the leaf; each node stores values
+     * from the view of the side that moved into it. */
+    float v = -value;
+    for (int d = depth; d >= 0; d--) {
+        Node *node = &m->nodes[m->path[d]];
+        node->visits++;
+        node->value_sum += v;
+        v = -v;
+        if (d > 0)
+            update_proof(m, &m->nodes[m->path[d - 1]], node);
+    }
+    while (depth > 0) {
+        depth--;
+        pos_undo_move(pos, m->nodes[m->path[depth + 1]].move, &m->undo[depth]);
+    }
+    return PLAYOUT_OK;
+}
+
+/* ---- search --------------------------------------------------------------------------------- */
+
+/* Does the stored tree's root describe this position? It does if it is the position of the
+ * last search followed by exactly the moves passed to mcts_advance since. */
+static bool tree_matches(const Mcts *m, const Position *pos)
+{
+    if (m->nodes[0].state == NODE_LEAF)
+        return true;
+    if (pos->hist_len != m->root_hist_len + m->npending)
+        return false;
+    if (m->npending == 0)
+        return pos->key == m->root_key;
+    if (pos->hist[m->root_hist_len].key != m->root_key)
+        return false;
+    for (int i = 0; i < m->npending; i++)
+        if (pos->hist[m->root_hist_len + i].move != m->pending[i])
+            return false;
+    return true;
+}
+
+static void add_noise(Mcts *m, Rng *rng)
+{
+    Node *root = &m->nodes[0];
+    Node *child = &m->nodes[root->first_child];
+    double noise[XQ_MAX_MOVES], sum = 0;
+    for (int i = 0; i < root->nchildren; i++) {
+        noise[i] = rng_gamma(rng, m->p->dirichlet_alpha);
+        sum += noise[i];
+    }
+    if (!(sum > 0))
+        return;
+    double eps = m->p->dirichlet_epsilon;
+    for (int i = 0; i < root->nchildren; i++)
+        child[i].prior = (float)((1.0 - eps) * child[i].prior + eps * noise[i] / sum);
+}
+
+/* The move to report: a proven win if there is one (an immediate one first), else the most
+ * visited move that is not a proven loss, ties broken by prior. */
+static int best_child(const Mcts *m)
+{
+    const Node *root = &m->nodes[0];
+    const Node *c = &m->nodes[root->first_child];
+    int best = 0;
+    for (int i = 1; i < root->nchildren; i++) {
+        const Node *a = &c[i], *b = &c[best];
+        int wa = a->proven < 0 ? (a->state == NODE_TERMINAL ? 2 : 1) : a->proven > 0 ? -1 : 0;
+        int wb = b->proven < 0 ? (b->state == NODE_TERMINAL ? 2 : 1) : b->proven > 0 ? -1 : 0;
+        if (wa != wb ? wa > wb
+                     : a->visits != b->visits ? a->visits > b->visits : a->prior > b->prior)
+            best = i;
+    }
+    return best;
+}
+
+int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
+{
+    memset(out, 0, sizeof *out);
+    out->best = XQ_MOVE_NONE;
+    if (!m->p->reuse_tree || !tree_matches(m, pos) || m->nodes[0].state == NODE_TERMINAL)
+        reset_tree(m);
+    m->npending = 0;
+    m->root_key = pos->key;
+    m->root_hist_len = pos->hist_len;
+    /* The game goes on at the root whatever the tree thought of it before. */
+    m->nodes[0].proven = 0;
+
+    int done = 0;
+    if (m->nodes[0].state == NODE_LEAF) {
+        if (pos_count_legal(pos) == 0)
+            return -1;
+        if (playout(m, pos) != PLAYOUT_OK)
+            return -1; /* cannot happen: a fresh arena holds any root's children */
+        done = 1;
+    }
+    if (noise && !m->root_noised && m->p->dirichlet_epsilon > 0) {
+        add_noise(m, rng);
+        m->root_noised = true;
+    }
+    /* The budget counts reused visits: tree reuse saves time rather than adding strength. At
+     * least one new playout runs so a reused root still sees its noise. */
+    while ((done == 0 || m->nodes[0].visits < (uint32_t)m->p->playouts) && !m->nodes[0].proven) {
+        if (playout(m, pos) != PLAYOUT_OK) {
+            out->truncated = true;
+            break;
+        }
+        done++;
+    }
+
+    const Node *root = &m->nodes[0];
+    const Node *child = &m->nodes[root->first_child];
+    out->nchildren = root->nchildren;
+    for (int i = 0; i < root->nchildren; i++) {
+        out->moves[i] = child[i].move;
+        out->child_visits[i] = child[i].visits;
+    }
+    out->best = child[best_child(m)].move;
+    out->visits = (int)root->visits;
+    out->proven = root->proven;
+    out->value = root->proven ? (float)root->proven
+                              : (root->visits ? -root->value_sum / (float)root->visits : 0.0f);
+    out->static_eval = (float)tanh(eval_score(m->e, pos) / m->p->eval_scale);
+    return 0;
+}
+
+Move mcts_pick(const SearchResult *r, double t, Rng *rng)
+{
+    if (t <= 0 || r->proven > 0 || r->nchildren == 0)
+        return r->best;
+    /* Weights visits^(1/t), computed in logs so large counts and small t do not overflow. */
+    double lw[XQ_MAX_MOVES], top = -1e300;
+    for (int i = 0; i < r->nchildren; i++) {
+        lw[i] = r->child_visits[i] ? log((double)r->child_visits[i]) / t : -1e300;
+        if (lw[i] > top)
+            top = lw[i];
+    }
+    double sum = 0;
+    for (int i = 0; i < r->nchildren; i++) {
+        lw[i] = r->child_visits[i] ? exp(lw[i] - top) : 0.0;
+        sum += lw[i];
+    }
+    if (!(sum > 0))
+        return r->best;
+    double x = rng_double(rng) * sum;
+    for (int i = 0; i < r->nchildren; i++) {
+        x -= lw[i];
+        if (x < 0 && lw[i] > 0)
+            return r->moves[i];
+    }
+    for (int i = r->nchildren - 1; i >= 0; i--)
+        if (lw[i] > 0)
+            return r->moves[i];
+    return r->best;
+}
+
+double mcts_temperature(const SearchParams *p, int ply)
+{
+    return ply < p->temperature_plies ? p->temperature : 0.0;
+}
+
+/* Moves the subtree under nodes[c] to the front of the arena, in place. Every children block
+ * sits at a higher index than its parent (blocks are allocated when the parent is expanded), so
+ * walking the arena upwards visits parents before children and each kept block only ever moves
+ * down, into space that is free or already copied. remap[] marks the kept block heads: first
+ * with the parent's old index, then (once the parent has moved) with its new index. */
+static void promote(Mcts *m, uint32_t c)
+{
+    Node *nodes = m->nodes;
+    uint32_t *remap = m->remap;
+    uint32_t old_used = m->used;
+    for (uint32_t i = 0; i < old_used; i++)
+        remap[i] = NO_INDEX;
+    if (nodes[c].state == NODE_EXPANDED)
+        remap[nodes[c].first_child] = c;
+    uint32_t start = nodes[c].state == NODE_EXPANDED ? nodes[c].first_child : old_used;
+    for (uint32_t i = start; i < old_used;) {
+        if (remap[i] == NO_INDEX) {
+            i++;
+            continue;
+        }
+        uint32_t len = nodes[remap[i]].nchildren;
+        for (uint32_t j = i; j < i + len; j++)
+            if (nodes[j].state == NODE_EXPANDED)
+                remap[nodes[j].first_child] = j;
+        i += len;
+    }
+    nodes[0] = nodes[c];
+    uint32_t dest = 1;
+    if (nodes[0].state == NODE_EXPANDED)
+        remap[nodes[0].first_child] = 0;
+    for (uint32_t i = start; i < old_used;) {
+        if (remap[i] == NO_INDEX) {
+            i++;
+            continue;
+        }
+        uint32_t parent = remap[i];
+        uint32_t len = nodes[parent].nchildren;
+        memmove(&nodes[dest], &nodes[i], len * sizeof *nodes);
+        nodes[parent].first_child = dest;
+        for (uint32_t j = dest; j < dest + len; j++)
+            if (nodes[j].state == NODE_EXPANDED)
+                remap[nodes[j].first_child] = j;
+        dest += len;
+        i += len;
+    }
+    if (nodes[0].state != NODE_EXPANDED) {
+        nodes[0].first_child = 0;
+        nodes[0].nchildren = 0;
+    }
+    m->used = dest;
+}
+
+void mcts_advance(Mcts *m, Move played)
+{
+    Node *root = &m->nodes[0];
+    if (!m->p->reuse_tree || root->state != NODE_EXPANDED || m->npending >= MAX_PENDING) {
+        reset_tree(m);
+        return;
+    }
+    uint32_t c = NO_INDEX;
+    for (uint32_t i = 0; i < root->nchildren; i++)
+        if (m->nodes[root->first_child + i].move == played)
+            c = root->first_child + i;
+    if (c == NO_INDEX) {
+        reset_tree(m);
+        return;
+    }
+    int npending = m->npending;
+    promote(m, c);
+    m->pending[npending] = played;
+    m->npending = npending + 1;
+    m->root_noised = false;
+    /* A proof found under the old root stays true, but the new root is searched afresh. */
+    if (m->nodes[0].state == NODE_TERMINAL)
+        reset_tree(m);
+}

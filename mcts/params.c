@@ -1,0 +1,218 @@
+/* params.c - search and self-play tunables: defaults, strict parsing by name, run presets. */
+#include "params.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ini.h"
+
+typedef enum { PARAM_INT, PARAM_DOUBLE, PARAM_BOOL } ParamType;
+
+/* One row per parameter: the table drives set, write and the range messages, so a new field
+ * needs one line here and nothing else. */
+typedef struct ParamInfo {
+    const char *name;
+    ParamType type;
+    size_t offset;
+    double min, max;
+    bool min_open;     /* the minimum itself is not allowed (a scale of 0 would divide by 0) */
+} ParamInfo;
+
+#define P_INT(field, lo, hi) {#field, PARAM_INT, offsetof(SearchParams, field), lo, hi, false}
+#define P_DBL(field, lo, hi) {#field, PARAM_DOUBLE, offsetof(SearchParams, field), lo, hi, false}
+#define P_POS(field, hi) {#field, PARAM_DOUBLE, offsetof(SearchParams, field), 0, hi, true}
+#define P_BOOL(field) {#field, PARAM_BOOL, offsetof(SearchParams, field), 0, 1, false}
+
+/* max_plies stays well below XQ_MAX_HISTORY so a game plus the search path plus the capture
+ * search always fits in the position's history. The arena must hold at least one full set of
+ * root children. */
+static const ParamInfo PARAMS[] = {
+    P_INT(playouts, 1, 10000000),
+    P_POS(c_puct, 100),
+    P_DBL(fpu_reduction, 0, 2),
+    P_POS(dirichlet_alpha, 100),
+    P_DBL(dirichlet_epsilon, 0, 1),
+    P_INT(temperature_plies, 0, 1000),
+    P_DBL(temperature, 0, 100),
+    P_INT(qsearch_depth, 0, 32),
+    P_POS(eval_scale, 1000),
+    P_BOOL(reuse_tree),
+    P_DBL(resign_threshold, 0, 1),
+    P_INT(resign_moves, 0, 1000),
+    P_DBL(resign_disabled_fraction, 0, 1),
+    P_INT(max_plies, 1, 3000),
+    P_INT(arena_nodes, 512, 1 << 28),
+    P_POS(prior_temperature, 100),
+    P_DBL(prior_check_bonus, 0, 100),
+};
+
+enum { NPARAMS = (int)(sizeof PARAMS / sizeof PARAMS[0]) };
+
+int params_count(void) { return NPARAMS; }
+
+const char *params_name(int i) { return i >= 0 && i < NPARAMS ? PARAMS[i].name : NULL; }
+
+void params_default(SearchParams *p)
+{
+    memset(p, 0, sizeof *p);
+    p->playouts = 200;
+    p->c_puct = 1.5;
+    p->fpu_reduction = 0.25;
+    /* AlphaZero scales alpha inversely with the typical number of legal moves (0.3 for ~35 in
+     * chess); xiangqi has ~40 moves per position. */
+    p->dirichlet_alpha = 0.3;
+    p->dirichlet_epsilon = 0.25;
+    p->temperature_plies = 12;
+    p->temperature = 1.0;
+    p->qsearch_depth = 4;
+    p->eval_scale = 4.0;
+    p->reuse_tree = 1;
+    p->resign_threshold = 0.95;
+    p->resign_moves = 4;
+    /* A share of games is played out to the end, to measure how often resignation was wrong. */
+    p->resign_disabled_fraction = 0.1;
+    p->max_plies = 400;
+    p->arena_nodes = 1 << 19;
+    p->prior_temperature = 2.0;
+    p->prior_check_bonus = 2.0;
+}
+
+static int set_error(XqError *err, const char *fmt, const char *key, const ParamInfo *pi)
+{
+    if (!err)
+        return -1;
+    snprintf(err->file, sizeof err->file, "params");
+    err->line = 0;
+    if (!pi) {
+        snprintf(err->message, sizeof err->message, fmt, key);
+        return -1;
+    }
+    char range[96];
+    if (pi->type == PARAM_BOOL)
+        snprintf(range, sizeof range, "0 or 1 (or yes/no, true/false)");
+    else
+        snprintf(range, sizeof range, "%s %s %g and <= %g",
+                 pi->type == PARAM_INT ? "an integer" : "a number", pi->min_open ? ">" : ">=",
+                 pi->min, pi->max);
+    snprintf(err->message, sizeof err->message, "%s: expected %s", key, range);
+    return -1;
+}
+
+static const ParamInfo *find_param(const char *key)
+{
+    for (int i = 0; i < NPARAMS; i++)
+        if (strcmp(PARAMS[i].name, key) == 0)
+            return &PARAMS[i];
+    return NULL;
+}
+
+static int parse_bool(const char *s, int *out)
+{
+    static const char *const yes[] = {"1", "yes", "true", "on"};
+    static const char *const no[] = {"0", "no", "false", "off"};
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(s, yes[i]) == 0)
+            return *out = 1, 0;
+        if (strcmp(s, no[i]) == 0)
+            return *out = 0, 0;
+    }
+    return -1;
+}
+
+int params_set(SearchParams *p, const char *key, const char *value, XqError *err)
+{
+    const ParamInfo *pi = find_param(key);
+    if (!pi)
+        return set_error(err, "unknown search parameter '%s'", key, NULL);
+    char *base = (char *)p + pi->offset;
+    if (pi->type == PARAM_BOOL) {
+        int b;
+        if (parse_bool(value, &b) != 0)
+            return set_error(err, NULL, key, pi);
+        memcpy(base, &b, sizeof b);
+        return 0;
+    }
+    errno = 0;
+    char *end = NULL;
+    double d;
+    if (pi->type == PARAM_INT) {
+        long l = strtol(value, &end, 10);
+        d = (double)l;
+    } else {
+        d = strtod(value, &end);
+    }
+    if (end == value || *end != '\0' || errno == ERANGE || !isfinite(d) || d < pi->min ||
+        (pi->min_open && d == pi->min) || d > pi->max)
+        return set_error(err, NULL, key, pi);
+    if (pi->type == PARAM_INT) {
+        int i = (int)d;
+        memcpy(base, &i, sizeof i);
+    } else {
+        memcpy(base, &d, sizeof d);
+    }
+    return 0;
+}
+
+int params_load_file(SearchParams *p, const char *path, XqError *err)
+{
+    char *text = ini_read_file(path, err);
+    if (!text)
+        return -1;
+    IniFile ini;
+    int rc = ini_parse(&ini, text, path, err);
+    free(text);
+    if (rc != 0)
+        return -1;
+    /* Other sections belong to other modules (the self-play driver's own keys). */
+    for (int i = 0; i < ini.count; i++) {
+        const IniEntry *e = &ini.entries[i];
+        if (strcmp(e->section, "search") != 0)
+            continue;
+        if (params_set(p, e->key, e->value, err) != 0) {
+            snprintf(err->file, sizeof err->file, "%s", path);
+            err->line = e->line;
+            rc = -1;
+            break;
+        }
+    }
+    ini_free(&ini);
+    return rc;
+}
+
+/* Shortest decimal that reads back to the same double, so provenance replays exactly. */
+static void format_double(double d, char *buf, size_t size)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, d);
+        if (strtod(buf, NULL) == d)
+            return;
+    }
+}
+
+void params_write(const SearchParams *p, char *buf, size_t size)
+{
+    size_t used = 0;
+    if (size > 0)
+        buf[0] = '\0';
+    for (int i = 0; i < NPARAMS && used < size; i++) {
+        const ParamInfo *pi = &PARAMS[i];
+        const char *base = (const char *)p + pi->offset;
+        char val[40];
+        if (pi->type == PARAM_DOUBLE) {
+            double d;
+            memcpy(&d, base, sizeof d);
+            format_double(d, val, sizeof val);
+        } else {
+            int n;
+            memcpy(&n, base, sizeof n);
+            snprintf(val, sizeof val, "%d", n);
+        }
+        int w = snprintf(buf + used, size - used, "%s = %s\n", pi->name, val);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
