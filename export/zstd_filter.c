@@ -42,19 +42,30 @@ static size_t zstd_compress_chunk(size_t cd_nelmts, const unsigned int cd_values
         level = ZSTD_maxCLevel();
     size_t bound = ZSTD_compressBound(nbytes);
     void *out = H5allocate_memory(bound, 0);
-    if (!out)
-        return 0;
-    /* One-shot compression writes the content size into the frame header, which other readers
-     * (The HDF Group's plugin, hdf5plugin) use to size their output buffer. */
-    size_t n = ZSTD_compress(out, bound, *buf, nbytes, level);
-    if (ZSTD_isError(n)) {
-        H5free_memory(out);
-        return 0;
-    }
+    ZSTD_CCtx *cctx = ZSTD_createCCtx();
+    size_t n = 0;
+    if (!out || !cctx)
+        goto fail;
+    /* One-shot compression of the whole chunk writes its content size into the frame header,
+     * which other readers (The HDF Group's plugin, hdf5plugin) use to size their output. The
+     * checksum (4 bytes a chunk) makes a damaged chunk fail to decode instead of decoding to
+     * wrong numbers; every zstd decoder checks it when present. */
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)))
+        goto fail;
+    n = ZSTD_compress2(cctx, out, bound, *buf, nbytes);
+    if (ZSTD_isError(n))
+        goto fail;
+    ZSTD_freeCCtx(cctx);
     H5free_memory(*buf);
     *buf = out;
     *buf_size = bound;
     return n;
+fail:
+    ZSTD_freeCCtx(cctx);
+    if (out)
+        H5free_memory(out);
+    return 0;
 }
 
 static size_t zstd_decompress_chunk(size_t cd_nelmts, const unsigned int cd_values[], size_t nbytes,
