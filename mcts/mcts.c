@@ -148,8 +148,14 @@ static double qsearch(Mcts *m, Position *pos, double alpha, double beta, int dep
     Move caps[QS_MAX_CAPTURES];
     int order[QS_MAX_CAPTURES];
     int n = 0;
-    for (int i = 0; i < pos->count[us] && n <= QS_MAX_CAPTURES - 32; i++)
-        n = walk_captures(v, pos->board, pos->list[us][i], caps, n);
+    for (int i = 0; i < pos->count[us]; i++) {
+        Point from = pos->list[us][i];
+        const MoveTable *t = &v->table[XQ_PIECE_KIND(pos->board[from])][us][from];
+        /* A piece captures at most once per leap and twice per ray (slide and hop). */
+        if (n + t->leap_count + 2 * t->ray_count > QS_MAX_CAPTURES)
+            break;
+        n = walk_captures(v, pos->board, from, caps, n);
+    }
     if (n == 0)
         return alpha;
     /* Most valuable victim first, least valuable attacker second (insertion sort: n is small). */
@@ -590,6 +596,25 @@ static void promote(Mcts *m, uint32_t c)
     m->used = dest;
 }
 
+#ifndef NDEBUG
+/* Debug builds check the compacted tree: every block inside the arena, after its parent, and no
+ * node with more visits below it than through it. */
+static void check_tree(const Mcts *m)
+{
+    for (uint32_t i = 0; i < m->used; i++) {
+        const Node *node = &m->nodes[i];
+        if (node->state != NODE_EXPANDED)
+            continue;
+        assert(node->first_child > i && node->first_child + node->nchildren <= m->used);
+        uint64_t sum = 0;
+        for (uint32_t j = 0; j < node->nchildren; j++)
+            sum += m->nodes[node->first_child + j].visits;
+        assert(sum < node->visits || (i == 0 && sum <= node->visits));
+        (void)sum;
+    }
+}
+#endif
+
 void mcts_advance(Mcts *m, Move played)
 {
     Node *root = &m->nodes[0];
@@ -607,6 +632,9 @@ void mcts_advance(Mcts *m, Move played)
     }
     int npending = m->npending;
     promote(m, c);
+#ifndef NDEBUG
+    check_tree(m);
+#endif
     m->pending[npending] = played;
     m->npending = npending + 1;
     m->root_noised = false;
