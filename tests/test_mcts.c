@@ -521,6 +521,33 @@ static void eval_mirror_symmetry(void **state)
     free(b);
 }
 
+/* The solver and the values work for Black too: the mate-in-one and mate-in-two positions with
+ * colours swapped, and the position is left as it was. */
+static void finds_mates_for_black(void **state)
+{
+    Fixture *f = *state;
+    static const char *const fens[] = {"4k4/R8/9/9/9/9/p8/9/9/1R1K5 w - - 0 1",
+                                       "4k4/9/9/9/9/9/8p/9/1R7/R2K5 w - - 0 1"};
+    for (int i = 0; i < 2; i++) {
+        char mfen[256], before[256], after[256];
+        mirror_fen(fens[i], mfen, sizeof mfen);
+        test_set_fen(f->pos, f->v, mfen);
+        pos_get_fen(f->pos, before, sizeof before);
+        uint64_t key = f->pos->key;
+        SearchResult r;
+        search_best(f, 2000, 11, &r);
+        pos_get_fen(f->pos, after, sizeof after);
+        assert_string_equal(before, after);
+        assert_true(f->pos->key == key && f->pos->hist_len == 0);
+        assert_int_equal(r.proven, 1);
+        assert_true(r.value > 0.99f);
+        if (i == 0) {
+            Undo u;
+            assert_int_equal(status_after(f->pos, r.best, &u).result, RESULT_BLACK_WINS);
+        }
+    }
+}
+
 /* The mobility features count exactly the core's pseudo-legal moves. */
 static void mobility_matches_core(void **state)
 {
@@ -563,6 +590,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(default_weights_and_features, setup, teardown),
         cmocka_unit_test_setup_teardown(eval_mirror_symmetry, setup, teardown),
         cmocka_unit_test_setup_teardown(mobility_matches_core, setup, teardown),
+        cmocka_unit_test_setup_teardown(finds_mates_for_black, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
