@@ -10,6 +10,7 @@ static const Command COMMANDS[] = {
     {"perft", "count the leaves of the legal move tree (move generation check)", cmd_perft},
     {"play", "replay moves from a position and print the FEN and game status", cmd_play},
     {"bench", "fixed benchmark workloads (perft, selfplay): speed and signature", cmd_bench},
+    {"inspect", "show what a dataset file holds and its summary", cmd_inspect},
 };
 enum { NCOMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 
