@@ -1,0 +1,57 @@
+#!/bin/sh
+# test_play.sh - runs the built `xqlab play` and checks its status line and exit codes.
+# usage: test_play.sh PATH/TO/xqlab
+set -u
+XQLAB="$1"
+failures=0
+
+# expect_run NAME EXPECTED_EXIT EXPECTED_LINE_OR_EMPTY -- ARGS...
+expect_run() {
+    name="$1"; want_rc="$2"; want_line="$3"; shift 4
+    out=$("$XQLAB" play "$@" 2>/tmp/xqlab_play_err.$$)
+    rc=$?
+    err=$(cat /tmp/xqlab_play_err.$$); rm -f /tmp/xqlab_play_err.$$
+    if [ "$rc" -ne "$want_rc" ]; then
+        echo "FAIL $name: exit $rc, expected $want_rc (stdout: $out; stderr: $err)"
+        failures=$((failures + 1))
+        return
+    fi
+    if [ -n "$want_line" ] && ! printf '%s\n%s\n' "$out" "$err" | grep -qxF -- "$want_line"; then
+        echo "FAIL $name: no line '$want_line' in: $out / $err"
+        failures=$((failures + 1))
+        return
+    fi
+    echo "ok   $name"
+}
+
+CHASE_FEN='2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1'
+CHASE_MOVES='c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2'
+
+expect_run start 0 'status: ongoing' -- --moves 'h2e2 h9g7'
+expect_run fen-line 0 'fen: rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2' -- \
+    -v xiangqi --moves 'H2-E2, h9g7'
+# Black general e9 checked on rank 9 by a9, rank 8 held by b8 (RULES.md: mate loses).
+expect_run checkmate 0 'status: win for red (checkmate)' -- \
+    --fen '4k4/1R7/9/9/9/9/9/9/R8/3K5 w - - 0 1' --moves 'a1a2 e9f9 a2a1 f9e9 a1a9'
+expect_run perpetual-chase 0 'status: win for black (perpetual chase)' -- \
+    --fen "$CHASE_FEN" --moves "$CHASE_MOVES"
+expect_run move-limit 0 'status: draw (move limit)' -- \
+    --fen '3k5/9/9/9/9/9/9/9/9/R3K4 w - - 116 80' --moves 'a0a1 d9d8 a1a2 d8d9'
+expect_run json 0 '{"variant": "xiangqi", "plies": 0, "fen": "R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1", "status": "win for red (checkmate)", "result": "red", "reason": "checkmate"}' -- \
+    --json --fen 'R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1'
+# The horse on h9 cannot reach h5: move 2 is rejected with its index.
+expect_run illegal-move 1 "xqlab play: move 2: 'h9h5': the horse cannot move there" -- --moves 'h2e2 h9h5 a0a1'
+# Flying general: e0d0 would face the black general on the open d-file.
+expect_run leaves-general-attacked 1 "xqlab play: move 1: 'e0d0': leaves the own general attacked" -- \
+    --fen '3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1' --moves 'e0d0'
+expect_run after-end 1 "xqlab play: move 10: 'a7b7': the game already ended after ply 9: win for black (perpetual chase)" -- \
+    --fen "$CHASE_FEN" --moves "$CHASE_MOVES a7b7"
+expect_run unknown-option 2 "xqlab play: unknown option '--frobnicate' (xqlab play --help lists them)" -- --frobnicate
+expect_run missing-value 2 'xqlab play: --moves needs a value' -- --moves
+expect_run help 0 '' -- --help
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures failure(s)"
+    exit 1
+fi
+exit 0
