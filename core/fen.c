@@ -44,10 +44,13 @@ int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
         int file = 0;
         while (*s && *s != '/' && *s != ' ') {
             if (isdigit((unsigned char)*s)) {
-                int n = (int)strtol(s, (char **)&s, 10);
+                long n = strtol(s, (char **)&s, 10);
                 if (n < 1)
                     return fen_fail(err, "empty-run count must be at least 1 on rank %d", rank);
-                file += n;
+                /* Bounded here: a huge run would otherwise wrap the file counter. */
+                if (n > v->files - file)
+                    return fen_fail(err, "empty run of %ld goes past the last file on rank %d", n, rank);
+                file += (int)n;
                 continue;
             }
             int kind = variant_find_kind_by_letter(v, *s);
@@ -94,6 +97,8 @@ int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
     else if (*s == 'b' || *s == 'B')
         pos->side = BLACK;
     else if (*s)
+        return fen_fail(err, "side to move must be w or b, not '%s'", s);
+    if (*s && s[1] && s[1] != ' ')
         return fen_fail(err, "side to move must be w or b, not '%s'", s);
     if (*s)
         s++;

@@ -56,3 +56,124 @@ Move move_parse(Position *pos, const char *text, char *why, size_t why_size)
     }
     return m;
 }
+
+/* ---- WXF -----------------------------------------------------------------------------------
+ * WXF / AXF notation (wxf.org "Official xiangqi piece names and notation", docs/variants/xiangqi.md):
+ * piece letter, the file it stands on counted from the mover's own right (1-9), '+' forward,
+ * '-' backward or '.' sideways, then the destination file for pieces that move diagonally
+ * (advisor, elephant, horse) or on a sideways move, else the number of ranks moved. */
+
+/* WXF letter of a kind, from its variant letter or alias; 0 if it has none. */
+static char wxf_letter(const PieceKind *pk)
+{
+    const char cand[2] = {pk->letter, pk->alias};
+    for (int i = 0; i < 2; i++) {
+        switch (cand[i]) {
+        case 'K': return 'K';
+        case 'A': return 'A';
+        case 'B': case 'E': return 'E';
+        case 'N': case 'H': return 'H';
+        case 'R': return 'R';
+        case 'C': return 'C';
+        case 'P': return 'P';
+        default: break;
+        }
+    }
+    return 0;
+}
+
+/* WXF file number (1-9) of board file f for side s: each side counts from its own right. */
+static int wxf_file(int f, Side s)
+{
+    return s == RED ? 9 - f : f + 1;
+}
+
+int move_to_wxf(const Position *pos, Move m, char *buf)
+{
+    const Variant *v = pos->v;
+    buf[0] = '\0';
+    if (v->files != 9 || v->ranks != 10)
+        return -1;
+    /* Every kind must have its own WXF letter, or a letter could name two kinds. */
+    char letters[XQ_MAX_KINDS];
+    for (int k = 0; k < v->nkinds; k++) {
+        letters[k] = wxf_letter(&v->kinds[k]);
+        if (!letters[k])
+            return -1;
+        for (int j = 0; j < k; j++)
+            if (letters[j] == letters[k])
+                return -1;
+    }
+    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+    Piece pc = pos->board[from];
+    if (!pc)
+        return -1;
+    Side s = XQ_PIECE_SIDE(pc);
+    int kind = XQ_PIECE_KIND(pc);
+    char letter = letters[kind];
+    int f = v->point_file[from], r = v->point_rank[from];
+    int tf = v->point_file[to], tr = v->point_rank[to];
+
+    /* Pieces of this kind and side on the mover's file: how many, and how many of them stand
+     * further forward (from the mover's side) than the mover. */
+    int n = 0, ahead = 0, tandem_files = 0;
+    for (int file = 0; file < v->files; file++) {
+        int here = 0;
+        for (int rank = 0; rank < v->ranks; rank++) {
+            Point p = variant_point(v, file, rank);
+            if (p == XQ_NO_POINT || pos->board[p] != pc)
+                continue;
+            here++;
+            if (file == f && (s == RED ? rank > r : rank < r))
+                ahead++;
+        }
+        if (file == f)
+            n = here;
+        if (here >= 2)
+            tandem_files++;
+    }
+    char digit = (char)('0' + wxf_file(f, s));
+    char first, second;
+    if (n == 1) {
+        first = letter;
+        second = digit;
+    } else if (tandem_files >= 2) {
+        /* Rule (IV): with tandems on two files the file digit replaces the letter; the middle
+         * of three keeps its file digit. */
+        if (n > 3)
+            return -1;
+        first = digit;
+        second = ahead == 0 ? '+' : ahead == n - 1 ? '-' : digit;
+    } else if (n <= 3) {
+        /* Two or three on one file: front '+', rear '-', a middle piece uses its file. */
+        first = letter;
+        second = ahead == 0 ? '+' : ahead == n - 1 ? '-' : digit;
+    } else if (n <= 5) {
+        /* Rules (II) and (III): the foremost and rearmost of four or five are "++" and "--";
+         * second front / back are letter + / -; the middle of five uses its file. */
+        int behind = n - 1 - ahead;
+        if (ahead == 0) {
+            first = '+';
+            second = '+';
+        } else if (behind == 0) {
+            first = '-';
+            second = '-';
+        } else {
+            first = letter;
+            second = ahead == 1 ? '+' : behind == 1 ? '-' : digit;
+        }
+    } else {
+        return -1; /* more than five on one file: WXF has no notation for it */
+    }
+
+    int dr = tr - r;
+    if (s == BLACK)
+        dr = -dr;
+    char dir = dr > 0 ? '+' : dr < 0 ? '-' : '.';
+    bool diagonal = letter == 'A' || letter == 'E' || letter == 'H';
+    int number = (dr == 0 || diagonal) ? wxf_file(tf, s) : (dr > 0 ? dr : -dr);
+    if (number < 1 || number > 9)
+        return -1;
+    snprintf(buf, 8, "%c%c%c%d", first, second, dir, number);
+    return 0;
+}

@@ -90,6 +90,7 @@ void pos_do_move(Position *pos, Move m, Undo *u)
     pos->board[from] = XQ_EMPTY;
     pos->list[us][pos->index[from]] = to;
     pos->index[to] = pos->index[from];
+    pos->index[from] = 0; /* empty points keep index 0, so undo restores the struct exactly */
     if (pos->royal[us] == from)
         pos->royal[us] = to;
     pos->key = key;
@@ -113,6 +114,7 @@ void pos_undo_move(Position *pos, Move m, const Undo *u)
     if (pos->royal[us] == to)
         pos->royal[us] = from;
     pos->board[to] = u->captured;
+    pos->index[to] = 0;
     if (u->captured) {
         uint8_t slot = u->captured_slot;
         Point moved = pos->list[them][slot];

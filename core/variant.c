@@ -982,6 +982,21 @@ Variant *variant_load_text(const char *text, const char *name, XqError *err)
     }
     if (compile_tables(v, defs, &b, name, err) < 0)
         goto error;
+    /* Keep every table array allocated, even when empty: move generation offsets these
+     * pointers unconditionally, and offsetting NULL is undefined behaviour. */
+    LeapEntry *leaps = grow(b.leaps, &b.capleaps, 1, sizeof *b.leaps);
+    if (leaps)
+        b.leaps = leaps;
+    Ray *rays = grow(b.rays, &b.caprays, 1, sizeof *b.rays);
+    if (rays)
+        b.rays = rays;
+    Point *pts = grow(b.pts, &b.cappts, 1, sizeof *b.pts);
+    if (pts)
+        b.pts = pts;
+    if (!leaps || !rays || !pts) {
+        fail(err, name, 0, "out of memory%s", NULL);
+        goto error;
+    }
     v->leaps = b.leaps;
     v->nleaps = b.nleaps;
     v->rays = b.rays;
