@@ -67,10 +67,12 @@ DatasetWriter *dsw_open(const char *path, const DatasetMeta *meta, bool resume,
 /* Appends a game (games must come in increasing index order). Buffers; see dsw_flush. */
 int dsw_append(DatasetWriter *w, const GameRecord *g, XqError *err);
 
-/* Writes buffered rows and flushes the file to disk. */
+/* Writes buffered rows and flushes the file to disk (dsw_append also does this by itself after
+ * 32768 buffered positions). Between flushes the file is not touched. */
 int dsw_flush(DatasetWriter *w, XqError *err);
 
-/* Flushes, closes and renames PATH.tmp to PATH. Frees w (also on error). */
+/* Flushes, writes a compact copy PATH.part of PATH.tmp (chunks copied as they are), renames it
+ * to PATH and removes PATH.tmp. On error PATH.tmp stays for --resume. Frees w (also on error). */
 int dsw_close(DatasetWriter *w, XqError *err);
 
 /* Closes without renaming (interrupted run: PATH.tmp stays for --resume). Frees w. */
@@ -103,7 +105,8 @@ DatasetReader *dsr_open(const char *path, XqError *err);
 const DatasetSummary *dsr_summary(const DatasetReader *r);
 
 /* Reads game `i` (0-based row) with its moves and positions into *g (arrays malloc'd; free with
- * game_record_free). Returns 0 or -1 with *err. */
+ * game_record_free). root_value and static_eval come back quantised to 1/32767 (NaN stays NaN);
+ * policy_first indexes the game's own policy arrays. Returns 0 or -1 with *err. */
 int dsr_read_game(DatasetReader *r, uint64_t i, GameRecord *g, XqError *err);
 
 /* Storage of one dataset of the file: name, element type, rows, bytes before and after the
