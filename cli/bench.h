@@ -3,5 +3,6 @@
 #define XQ_CLI_BENCH_H
 
 int bench_perft(int argc, char **argv);
+int bench_selfplay(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
 
 static const Command WORKLOADS[] = {
     {"perft", "move generation: perft of the published positions", bench_perft},
+    {"selfplay", "search and self-play: playouts/s, games/hour, scaling, dataset cost", bench_selfplay},
 };
 enum { NWORKLOADS = sizeof WORKLOADS / sizeof WORKLOADS[0] };
 

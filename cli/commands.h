@@ -6,6 +6,8 @@ int cmd_variants(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_selfplay(int argc, char **argv);
+int cmd_match(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 
 #endif

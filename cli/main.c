@@ -6,6 +6,8 @@
 #include "common.h"
 
 static const Command COMMANDS[] = {
+    {"selfplay", "play a batch of self-play games into an HDF5 dataset, print a balance summary", cmd_selfplay},
+    {"match", "play two players against each other in colour-swapped pairs", cmd_match},
     {"variants", "list the shipped rule sets, or check a variant file", cmd_variants},
     {"perft", "count the leaves of the legal move tree (move generation check)", cmd_perft},
     {"play", "replay moves from a position and print the FEN and game status", cmd_play},

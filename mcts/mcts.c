@@ -483,9 +483,10 @@ int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
         add_noise(m, rng);
         m->root_noised = true;
     }
-    /* The budget counts reused visits: tree reuse saves time rather than adding strength. At
-     * least one new playout runs so a reused root still sees its noise. */
-    while ((done == 0 || m->nodes[0].visits < (uint32_t)m->p->playouts) && !m->nodes[0].proven) {
+    /* The budget counts new playouts (as Lc0's "playouts", unlike its "visits"): a reused
+     * subtree adds strength at no cost, and "P playouts per move" means the same work whatever
+     * was reused. */
+    while (done < m->p->playouts && !m->nodes[0].proven) {
         if (playout(m, pos) != PLAYOUT_OK) {
             out->truncated = true;
             break;

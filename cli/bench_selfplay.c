@@ -1,0 +1,166 @@
+/* bench_selfplay.c - `xqlab bench selfplay`: fixed self-play workload measuring playouts per
+ * second per thread, games per hour per core, thread scaling, dataset cost and size. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "common.h"
+#include "driver.h"
+
+typedef struct BenchRun {
+    double wall, write_seconds, playouts_per_thread_second, games_per_hour_per_core;
+    uint64_t plies, playouts, positions;
+    double bytes_per_position;
+} BenchRun;
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, compare_doubles);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+static int run_once(const Variant *v, const Evaluator *e, const SearchParams *p, long games,
+                    int threads, const char *out, BenchRun *r)
+{
+    SelfplayOptions o = SELFPLAY_OPTIONS_INIT;
+    o.variant = v;
+    o.eval = e;
+    o.params = p;
+    o.seed = 20261130;
+    o.games = (uint64_t)games;
+    o.threads = threads;
+    o.out_path = out;
+    o.progress = PROGRESS_QUIET;
+    o.command_line = "xqlab bench selfplay";
+    RunTotals t = {0};
+    SelfplayReport rep;
+    XqError err;
+    if (out)
+        unlink(out);
+    int rc = selfplay_run(&o, &t, &rep, &err);
+    if (rc < 0) {
+        totals_free(&t);
+        return cli_report("bench selfplay", &err);
+    }
+    memset(r, 0, sizeof *r);
+    r->wall = rep.wall_seconds;
+    r->write_seconds = rep.write_seconds;
+    r->plies = t.plies_sum;
+    r->positions = t.positions;
+    r->playouts = rep.playouts;
+    /* Thread time spent in games, so the per-thread rate does not depend on the thread count. */
+    r->playouts_per_thread_second = t.game_seconds > 0 ? (double)rep.playouts / t.game_seconds : 0;
+    r->games_per_hour_per_core = rep.wall_seconds > 0
+                                     ? (double)games / rep.wall_seconds * 3600.0 / threads : 0;
+    if (out) {
+        struct stat st;
+        if (stat(out, &st) == 0 && t.positions)
+            r->bytes_per_position = (double)st.st_size / (double)t.positions;
+        unlink(out);
+    }
+    totals_free(&t);
+    return 0;
+}
+
+int bench_selfplay(int argc, char **argv)
+{
+    long games = 40, playouts = 200, repeat = 3;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            printf("usage: xqlab bench selfplay [--games N] [--playouts P] [--repeat R]\n\n"
+                   "Standard xiangqi self-play with default settings (seed fixed): N games\n"
+                   "(default 40) at P playouts per move (default 200) on 1 thread and on 2\n"
+                   "threads, each R times (default 3). Prints medians of playouts per second per\n"
+                   "thread, games per hour per core, the 2-thread speed-up, the share of wall time\n"
+                   "spent writing the dataset, bytes per stored position, and a signature (plies\n"
+                   "and playouts, identical for any thread count).\n");
+            return EXIT_OK;
+        } else if (!strcmp(argv[i], "--games") && i + 1 < argc) {
+            if (cli_parse_int("bench selfplay", "--games", argv[++i], 2, 100000, &games) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(argv[i], "--playouts") && i + 1 < argc) {
+            if (cli_parse_int("bench selfplay", "--playouts", argv[++i], 1, 100000, &playouts) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+            if (cli_parse_int("bench selfplay", "--repeat", argv[++i], 1, 50, &repeat) < 0)
+                return EXIT_USAGE;
+        } else {
+            return cli_error(EXIT_USAGE, "bench selfplay", "unknown option '%s'", argv[i]);
+        }
+    }
+    int status = EXIT_OK;
+    XqError err;
+    char wpath[1024], out[256];
+    Variant *v = cli_load_variant("xiangqi");
+    Evaluator *e = NULL;
+    double *pps = calloc((size_t)repeat, sizeof(double)), *gph1 = calloc((size_t)repeat, sizeof(double));
+    double *gph2 = calloc((size_t)repeat, sizeof(double)), *speedup = calloc((size_t)repeat, sizeof(double));
+    double *wshare = calloc((size_t)repeat, sizeof(double)), *bpp = calloc((size_t)repeat, sizeof(double));
+    if (!v || !pps || !gph1 || !gph2 || !speedup || !wshare || !bpp) {
+        status = EXIT_FAILURE_RUN;
+        goto cleanup;
+    }
+    e = eval_create(v, cli_config_path("weights", "xiangqi", wpath, sizeof wpath), &err);
+    if (!e) {
+        status = cli_report("bench selfplay", &err);
+        goto cleanup;
+    }
+    SearchParams p;
+    params_default(&p);
+    p.playouts = (int)playouts;
+    snprintf(out, sizeof out, "/tmp/xqlab-bench-%ld.h5", (long)getpid());
+    uint64_t signature_plies = 0, signature_playouts = 0;
+    for (long r = 0; r < repeat; r++) {
+        BenchRun one, two;
+        if (run_once(v, e, &p, games, 1, out, &one) != 0 || run_once(v, e, &p, games, 2, out, &two) != 0) {
+            status = EXIT_FAILURE_RUN;
+            goto cleanup;
+        }
+        if (one.plies != two.plies || one.playouts != two.playouts) {
+            status = cli_error(EXIT_FAILURE_RUN, "bench selfplay", "1 and 2 threads played "
+                               "different games (%llu vs %llu plies): determinism is broken",
+                               (unsigned long long)one.plies, (unsigned long long)two.plies);
+            goto cleanup;
+        }
+        signature_plies = one.plies;
+        signature_playouts = one.playouts;
+        pps[r] = one.playouts_per_thread_second;
+        gph1[r] = one.games_per_hour_per_core;
+        gph2[r] = two.games_per_hour_per_core;
+        speedup[r] = one.wall / two.wall;
+        wshare[r] = 100.0 * two.write_seconds / two.wall;
+        bpp[r] = two.bytes_per_position;
+        fprintf(stderr, "run %ld: 1 thread %.1f s, 2 threads %.1f s\n", r + 1, one.wall, two.wall);
+    }
+    printf("bench selfplay: xiangqi, %ld games, %ld playouts/move, %ld runs (medians)\n", games,
+           playouts, repeat);
+    printf("playouts/s per thread      %.0f\n", median(pps, (int)repeat));
+    printf("games/hour per core        %.0f (1 thread), %.0f (2 threads)\n", median(gph1, (int)repeat),
+           median(gph2, (int)repeat));
+    printf("speed-up 2 threads vs 1    %.2fx\n", median(speedup, (int)repeat));
+    printf("dataset writing            %.2f%% of wall time (writer thread busy time)\n",
+           median(wshare, (int)repeat));
+    printf("bytes per stored position  %.1f (file size / positions; xqlab inspect splits it)\n",
+           median(bpp, (int)repeat));
+    printf("signature                  %llu plies, %llu playouts\n",
+           (unsigned long long)signature_plies, (unsigned long long)signature_playouts);
+cleanup:
+    free(pps);
+    free(gph1);
+    free(gph2);
+    free(speedup);
+    free(wshare);
+    free(bpp);
+    eval_free(e);
+    variant_free(v);
+    return status;
+}

@@ -1,0 +1,168 @@
+/* cmd_match.c - `xqlab match`: two players, colour-swapped game pairs, A's score. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common.h"
+#include "match.h"
+#include "status.h"
+
+static atomic_bool stop_requested;
+
+static void on_signal(int sig)
+{
+    atomic_store(&stop_requested, true);
+    signal(sig, SIG_DFL);
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: xqlab match -v VARIANT --a PLAYER --b PLAYER [-n GAMES] [options]\n\n"
+        "Plays GAMES games (rounded up to pairs) between players A and B. Each pair starts\n"
+        "from the same short random opening, A playing Red in one game and Black in the\n"
+        "other. Prints W/D/L of A per colour and A's score.\n\n"
+        "players:\n"
+        "  random                      a uniformly random legal move\n"
+        "  greedy                      captures the most valuable piece, else random\n"
+        "  mcts[:key=value,...]        MCTS; keys: weights=FILE and any search parameter,\n"
+        "                              e.g. mcts:playouts=400,weights=w.ini\n\n"
+        "options:\n"
+        "  -n, --games N         games (default 100)\n"
+        "  -t, --threads T       worker threads (default all cores)\n"
+        "      --seed S          base seed (default 1)\n"
+        "      --opening-plies K random non-capturing opening moves per pair (default 4)\n"
+        "      --preset NAME     base search settings for mcts players (configs/runs)\n"
+        "      --json            print the result as JSON\n"
+        "      --quiet           no progress lines\n");
+}
+
+int cmd_match(int argc, char **argv)
+{
+    const char *variant_arg = NULL, *a_text = NULL, *b_text = NULL, *preset = NULL;
+    long games = 100, threads = 0, opening = 4;
+    uint64_t seed = 1;
+    bool json = false, quiet = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has = i + 1 < argc;
+        if (cli_is_help(a)) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if ((!strcmp(a, "-v") || !strcmp(a, "--variant")) && has) {
+            variant_arg = argv[++i];
+        } else if (!strcmp(a, "--a") && has) {
+            a_text = argv[++i];
+        } else if (!strcmp(a, "--b") && has) {
+            b_text = argv[++i];
+        } else if ((!strcmp(a, "-n") || !strcmp(a, "--games")) && has) {
+            if (cli_parse_int("match", "--games", argv[++i], 1, 100000000L, &games) < 0)
+                return EXIT_USAGE;
+        } else if ((!strcmp(a, "-t") || !strcmp(a, "--threads")) && has) {
+            if (cli_parse_int("match", "--threads", argv[++i], 1, 1024, &threads) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--seed") && has) {
+            if (cli_parse_u64("match", "--seed", argv[++i], &seed) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--opening-plies") && has) {
+            if (cli_parse_int("match", "--opening-plies", argv[++i], 0, 40, &opening) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--preset") && has) {
+            preset = argv[++i];
+        } else if (!strcmp(a, "--json")) {
+            json = true;
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = true;
+        } else {
+            usage(stderr);
+            return cli_error(EXIT_USAGE, "match", "unknown option or missing value: '%s'", a);
+        }
+    }
+    if (!variant_arg || !a_text || !b_text)
+        return cli_error(EXIT_USAGE, "match", "needs -v VARIANT, --a PLAYER and --b PLAYER");
+
+    int status = EXIT_OK;
+    XqError err;
+    char path[1024], wpath[1024];
+    SearchParams base;
+    params_default(&base);
+    PlayerSpec sa, sb;
+    PlayerShared pa = {0}, pb = {0};
+    Variant *v = NULL;
+    if (preset) {
+        const char *file = strchr(preset, '/') || strstr(preset, ".ini")
+                               ? preset : cli_config_path("runs", preset, path, sizeof path);
+        if (!file)
+            return cli_error(EXIT_USAGE, "match", "unknown preset '%s'", preset);
+        if (params_load_file(&base, file, &err) < 0)
+            return cli_report("match", &err);
+    }
+    if (player_parse(&sa, a_text, &base, &err) < 0 || player_parse(&sb, b_text, &base, &err) < 0)
+        return cli_error(EXIT_USAGE, "match", "%s: %s", err.file, err.message);
+    v = cli_load_variant(variant_arg);
+    if (!v)
+        return EXIT_FAILURE_RUN;
+    const char *default_weights = cli_config_path("weights", v->name, wpath, sizeof wpath);
+    if (player_shared_init(&pa, &sa, v, default_weights, &err) < 0 ||
+        player_shared_init(&pb, &sb, v, default_weights, &err) < 0) {
+        status = cli_report("match", &err);
+        goto cleanup;
+    }
+    MatchOptions o = {
+        .variant = v,
+        .a = &pa,
+        .b = &pb,
+        .pairs = (uint64_t)(games + 1) / 2,
+        .seed = seed,
+        .threads = (int)threads,
+        .opening_plies = (int)opening,
+        .max_plies = sa.params.max_plies,
+        .progress = !quiet,
+        .stop = &stop_requested,
+    };
+    atomic_store(&stop_requested, false);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    MatchTotals t;
+    int rc = match_run(&o, &t, &err);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (rc < 0) {
+        status = cli_report("match", &err);
+        goto cleanup;
+    }
+    double score = match_score(&t);
+    if (json) {
+        printf("{\"variant\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", \"games\": %llu, "
+               "\"a_as_red\": [%llu, %llu, %llu], \"a_as_black\": [%llu, %llu, %llu], "
+               "\"pentanomial\": [%llu, %llu, %llu, %llu, %llu], \"a_score\": %.6f, "
+               "\"interrupted\": %s}\n", v->name, sa.label, sb.label, (unsigned long long)t.games,
+               (unsigned long long)t.a_red[0], (unsigned long long)t.a_red[1],
+               (unsigned long long)t.a_red[2], (unsigned long long)t.a_black[0],
+               (unsigned long long)t.a_black[1], (unsigned long long)t.a_black[2],
+               (unsigned long long)t.pentanomial[0], (unsigned long long)t.pentanomial[1],
+               (unsigned long long)t.pentanomial[2], (unsigned long long)t.pentanomial[3],
+               (unsigned long long)t.pentanomial[4], score, t.interrupted ? "true" : "false");
+    } else {
+        printf("match: %s, A = %s, B = %s, %llu games%s\n", v->name, sa.label, sb.label,
+               (unsigned long long)t.games, t.interrupted ? " (interrupted)" : "");
+        printf("A as red:   %llu W / %llu D / %llu L\n", (unsigned long long)t.a_red[0],
+               (unsigned long long)t.a_red[1], (unsigned long long)t.a_red[2]);
+        printf("A as black: %llu W / %llu D / %llu L\n", (unsigned long long)t.a_black[0],
+               (unsigned long long)t.a_black[1], (unsigned long long)t.a_black[2]);
+        printf("terminations:");
+        for (int r = 1; r < TERM_COUNT; r++)
+            if (t.by_reason[r])
+                printf("  %s %llu", termination_name((Termination)r), (unsigned long long)t.by_reason[r]);
+        printf("\nA score: %.1f%%\n", 100.0 * score);
+    }
+    if (t.interrupted)
+        status = 130;
+cleanup:
+    player_shared_free(&pa);
+    player_shared_free(&pb);
+    variant_free(v);
+    return status;
+}

@@ -1,0 +1,50 @@
+/* driver.h - runs a batch of self-play games on OpenMP threads and streams them, in game order,
+ * to one writer thread that owns the dataset file. */
+#ifndef XQ_DRIVER_H
+#define XQ_DRIVER_H
+
+#include <stdatomic.h>
+
+#include "game.h"
+#include "summary.h"
+
+typedef enum { PROGRESS_QUIET, PROGRESS_AUTO, PROGRESS_LIVE, PROGRESS_LOG } ProgressMode;
+
+typedef struct SelfplayOptions {
+    const Variant *variant;
+    const Evaluator *eval;
+    const SearchParams *params;
+    uint64_t seed;              /* base seed: game i is seeded from (seed, i) */
+    uint64_t first_game;        /* index of the first game of this run or shard */
+    uint64_t games;             /* games to play (total for this file) */
+    int shard_index, shard_count;
+    int threads;                /* 0 = OpenMP default */
+    const char *out_path;       /* NULL: no dataset */
+    bool resume;                /* continue OUT.tmp */
+    const char *weights_text;
+    const char *command_line;
+    ProgressMode progress;
+    double log_interval;        /* seconds between progress lines in batch logs */
+    int flush_games;            /* flush the file at least every this many games */
+    const atomic_bool *stop;    /* set by a signal handler: start no new game (may be NULL) */
+} SelfplayOptions;
+
+#define SELFPLAY_OPTIONS_INIT                                                                    \
+    {NULL, NULL, NULL, 1, 0, 0, 0, 1, 0, NULL, false, "", "", PROGRESS_AUTO, 30.0, 64, NULL}
+
+typedef struct SelfplayReport {
+    uint64_t resumed_games;     /* complete games found in OUT.tmp on --resume */
+    uint64_t played;            /* games played by this run */
+    bool interrupted;           /* stopped by *stop before all games were played */
+    double wall_seconds;
+    double write_seconds;       /* time the writer spent in dataset calls */
+    uint64_t playouts;          /* root visits summed over all searches of this run */
+} SelfplayReport;
+
+/* Plays the games [first_game + resumed, first_game + games), adding each to *totals (in game
+ * order) and to the dataset. On an interrupt the finished games are written and the file is
+ * left as OUT.tmp for --resume; otherwise it is renamed to OUT. Returns 0 (also when
+ * interrupted: see report->interrupted) or -1 with *err. */
+int selfplay_run(const SelfplayOptions *o, RunTotals *totals, SelfplayReport *report, XqError *err);
+
+#endif

@@ -1,0 +1,159 @@
+/* game.c - the self-play game loop. */
+#include "game.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "status.h"
+
+void game_buffers_free(GameBuffers *b)
+{
+    free(b->moves);
+    free(b->positions);
+    free(b->policy_moves);
+    free(b->policy_visits);
+    memset(b, 0, sizeof *b);
+}
+
+static int reserve_moves(GameBuffers *b, int need)
+{
+    if (need <= b->cap_moves)
+        return 0;
+    int cap = b->cap_moves ? b->cap_moves * 2 : 512;
+    while (cap < need)
+        cap *= 2;
+    Move *mv = realloc(b->moves, (size_t)cap * sizeof *mv);
+    if (!mv)
+        return -1;
+    b->moves = mv;
+    PositionRecord *pr = realloc(b->positions, (size_t)cap * sizeof *pr);
+    if (!pr)
+        return -1;
+    b->positions = pr;
+    b->cap_moves = cap;
+    return 0;
+}
+
+static int reserve_policy(GameBuffers *b, int need)
+{
+    if (need <= b->cap_policy)
+        return 0;
+    int cap = b->cap_policy ? b->cap_policy * 2 : 8192;
+    while (cap < need)
+        cap *= 2;
+    Move *pm = realloc(b->policy_moves, (size_t)cap * sizeof *pm);
+    if (!pm)
+        return -1;
+    b->policy_moves = pm;
+    uint32_t *pv = realloc(b->policy_visits, (size_t)cap * sizeof *pv);
+    if (!pv)
+        return -1;
+    b->policy_visits = pv;
+    b->cap_policy = cap;
+    return 0;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static Result loss_for(Side s)
+{
+    return s == RED ? RESULT_BLACK_WINS : RESULT_RED_WINS;
+}
+
+int game_play(Mcts *m, const SearchParams *p, const Variant *v, uint64_t seed,
+              uint64_t index, Position *pos, GameBuffers *buf, GameRecord *g, ResignInfo *resign)
+{
+    double t0 = now_seconds();
+    Rng rng;
+    uint64_t game_seed = rng_game_seed(seed, index);
+    rng_init(&rng, game_seed);
+    mcts_reset(m);
+    pos_init_start(pos, v);
+
+    memset(g, 0, sizeof *g);
+    g->index = index;
+    g->seed = game_seed;
+    pos_get_fen(pos, g->start_fen, sizeof g->start_fen);
+    resign->disabled = p->resign_moves > 0 && rng_double(&rng) < p->resign_disabled_fraction;
+    resign->would_resign_side = -1;
+    g->resign_disabled = resign->disabled;
+
+    int low_streak[2] = {0, 0};
+    int nmoves = 0, npolicy = 0;
+    Result result = RESULT_DRAW;
+    Termination reason = TERM_LENGTH_CAP;
+    int max_plies = p->max_plies < XQ_MAX_HISTORY - 1 ? p->max_plies : XQ_MAX_HISTORY - 1;
+    for (;;) {
+        GameStatus st = pos_game_status(pos);
+        if (st.result != RESULT_NONE) {
+            result = st.result;
+            reason = st.reason;
+            break;
+        }
+        if (nmoves >= max_plies)
+            break; /* adjudicated draw at the length cap */
+        SearchResult sr;
+        if (mcts_search(m, pos, &rng, p->dirichlet_epsilon > 0, &sr) < 0)
+            break; /* unreachable: the status above saw legal moves */
+        Side us = pos->side;
+        if (p->resign_moves > 0) {
+            low_streak[us] = sr.value < -p->resign_threshold ? low_streak[us] + 1 : 0;
+            if (low_streak[us] >= p->resign_moves) {
+                if (!resign->disabled) {
+                    result = loss_for(us);
+                    reason = TERM_RESIGNATION;
+                    break;
+                }
+                if (resign->would_resign_side < 0)
+                    resign->would_resign_side = us;
+            }
+        }
+        double temperature = nmoves < p->temperature_plies ? p->temperature : 0.0;
+        Move mv = mcts_pick(&sr, temperature, &rng);
+
+        if (reserve_moves(buf, nmoves + 1) < 0 || reserve_policy(buf, npolicy + sr.nchildren) < 0)
+            return -1;
+        PositionRecord *r = &buf->positions[nmoves];
+        memcpy(r->board, pos->board, (size_t)v->npoints);
+        r->side = (uint8_t)us;
+        r->ply = (uint16_t)pos->ply;
+        r->no_capture = (uint16_t)(pos->no_capture > 65535 ? 65535 : pos->no_capture);
+        r->played = mv;
+        r->best = sr.best;
+        r->root_value = sr.value;
+        r->static_eval = sr.static_eval;
+        r->visits = (uint32_t)sr.visits;
+        r->policy_first = (uint32_t)npolicy;
+        r->policy_count = 0;
+        for (int i = 0; i < sr.nchildren; i++) {
+            if (!sr.child_visits[i])
+                continue;
+            buf->policy_moves[npolicy] = sr.moves[i];
+            buf->policy_visits[npolicy] = sr.child_visits[i];
+            npolicy++;
+            r->policy_count++;
+        }
+        buf->moves[nmoves++] = mv;
+        mcts_advance(m, mv);
+        Undo u;
+        pos_do_move(pos, mv, &u);
+    }
+    g->result = (int8_t)result;
+    g->termination = (uint8_t)reason;
+    g->plies = (uint16_t)nmoves;
+    g->nmoves = nmoves;
+    g->moves = buf->moves;
+    g->npositions = nmoves;
+    g->positions = buf->positions;
+    g->npolicy = npolicy;
+    g->policy_moves = buf->policy_moves;
+    g->policy_visits = buf->policy_visits;
+    g->wall_seconds = (float)(now_seconds() - t0);
+    return 0;
+}

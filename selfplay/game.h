@@ -1,0 +1,33 @@
+/* game.h - one self-play game: the loop from the start position to a result, recording every
+ * position with its search statistics. */
+#ifndef XQ_GAME_H
+#define XQ_GAME_H
+
+#include "dataset.h"
+#include "mcts.h"
+
+/* Growable buffers for one game's record, owned by one thread and reused between games. */
+typedef struct GameBuffers {
+    Move *moves;
+    PositionRecord *positions;
+    Move *policy_moves;
+    uint32_t *policy_visits;
+    int cap_moves, cap_policy;
+} GameBuffers;
+
+void game_buffers_free(GameBuffers *b);
+
+/* What happened to resignation in a game (for measuring false resignations). */
+typedef struct ResignInfo {
+    bool disabled;          /* resignation was switched off in this game */
+    int would_resign_side;  /* side that met the resignation condition, -1 if none */
+} ResignInfo;
+
+/* Plays game `index` of a run with base seed `seed`: search with `m` (reset first), temperature
+ * and noise per `p`, resignation and length cap per `p`. Fills *g (arrays point into *buf, valid
+ * until the next call with the same buffers) and *resign. `pos` is scratch space.
+ * Returns 0, or -1 if a buffer could not grow (out of memory). */
+int game_play(Mcts *m, const SearchParams *p, const Variant *v, uint64_t seed,
+              uint64_t index, Position *pos, GameBuffers *buf, GameRecord *g, ResignInfo *resign);
+
+#endif

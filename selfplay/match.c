@@ -1,0 +1,151 @@
+/* match.c - colour-swapped game pairs between two players. */
+#include "match.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+
+/* Outcome of one game for the record. */
+typedef struct GameOutcome {
+    int8_t result;          /* Result from Red */
+    uint8_t reason;
+    bool done;
+} GameOutcome;
+
+/* Plays the shared opening: random legal non-capturing moves (falls back to any move). */
+static void play_opening(Position *pos, int plies, Rng *rng)
+{
+    for (int i = 0; i < plies; i++) {
+        MoveList list, quiet;
+        pos_generate_legal(pos, &list);
+        if (list.count == 0)
+            return;
+        quiet.count = 0;
+        for (int j = 0; j < list.count; j++)
+            if (!pos->board[XQ_MOVE_TO(list.moves[j])])
+                quiet.moves[quiet.count++] = list.moves[j];
+        const MoveList *from = quiet.count ? &quiet : &list;
+        Move m = from->moves[rng_below(rng, (uint32_t)from->count)];
+        Undo u;
+        pos_do_move(pos, m, &u);
+        if (pos_game_status(pos).result != RESULT_NONE) {
+            pos_undo_move(pos, m, &u);
+            return;
+        }
+    }
+}
+
+static GameOutcome play_game(const MatchOptions *o, Player *red, Player *black, uint64_t pair,
+                             uint64_t game, Position *pos)
+{
+    Rng opening, rng;
+    rng_init(&opening, rng_game_seed(o->seed, pair));
+    rng_init(&rng, rng_game_seed(o->seed ^ 0x9e3779b97f4a7c15ull, game));
+    pos_init_start(pos, o->variant);
+    play_opening(pos, o->opening_plies, &opening);
+    player_new_game(red);
+    player_new_game(black);
+    GameOutcome out = {RESULT_DRAW, TERM_LENGTH_CAP, true};
+    int cap = o->max_plies < XQ_MAX_HISTORY - 1 ? o->max_plies : XQ_MAX_HISTORY - 1;
+    for (int ply = 0;; ply++) {
+        GameStatus st = pos_game_status(pos);
+        if (st.result != RESULT_NONE) {
+            out.result = (int8_t)st.result;
+            out.reason = (uint8_t)st.reason;
+            break;
+        }
+        if (ply >= cap || pos->hist_len >= XQ_MAX_HISTORY - 1)
+            break;
+        Player *mover = pos->side == RED ? red : black;
+        Move m = player_choose(mover, pos, &rng);
+        if (m == XQ_MOVE_NONE)
+            break;
+        player_advance(red, m);
+        player_advance(black, m);
+        Undo u;
+        pos_do_move(pos, m, &u);
+    }
+    return out;
+}
+
+int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
+{
+    memset(t, 0, sizeof *t);
+    uint64_t ngames = o->pairs * 2;
+    GameOutcome *outcomes = calloc(ngames ? ngames : 1, sizeof *outcomes);
+    if (!outcomes) {
+        snprintf(err->file, sizeof err->file, "match");
+        err->line = 0;
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return -1;
+    }
+    if (o->threads > 0)
+        omp_set_num_threads(o->threads);
+    atomic_bool failed = false;
+    _Atomic uint64_t finished = 0;
+#pragma omp parallel
+    {
+        Player a, b;
+        Position *pos = malloc(sizeof *pos);
+        bool ok = pos && player_init(&a, o->a, o->variant) == 0;
+        ok = ok && player_init(&b, o->b, o->variant) == 0;
+        if (!ok)
+            atomic_store(&failed, true);
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t g = 0; g < ngames; g++) {
+            if (!ok || atomic_load(&failed) || (o->stop && atomic_load(o->stop)))
+                continue;
+            /* Even games: A is Red; odd games: A is Black. */
+            bool a_red = g % 2 == 0;
+            outcomes[g] = play_game(o, a_red ? &a : &b, a_red ? &b : &a, g / 2, g, pos);
+            uint64_t n = atomic_fetch_add(&finished, 1) + 1;
+            if (o->progress && (n % 20 == 0 || n == ngames))
+#pragma omp critical(match_progress)
+            {
+                fprintf(stderr, "match: %llu/%llu games\n", (unsigned long long)n,
+                        (unsigned long long)ngames);
+            }
+        }
+        if (pos) {
+            player_free(&a);
+            player_free(&b);
+        }
+        free(pos);
+    }
+    if (atomic_load(&failed)) {
+        free(outcomes);
+        snprintf(err->file, sizeof err->file, "match");
+        err->line = 0;
+        snprintf(err->message, sizeof err->message, "out of memory creating the players");
+        return -1;
+    }
+    for (uint64_t p = 0; p < o->pairs; p++) {
+        const GameOutcome *g1 = &outcomes[2 * p], *g2 = &outcomes[2 * p + 1];
+        if (!g1->done || !g2->done) {
+            t->interrupted = true;
+            continue;
+        }
+        /* A's result index: 0 win, 1 draw, 2 loss. */
+        int r1 = g1->result == RESULT_RED_WINS ? 0 : g1->result == RESULT_DRAW ? 1 : 2;
+        int r2 = g2->result == RESULT_BLACK_WINS ? 0 : g2->result == RESULT_DRAW ? 1 : 2;
+        t->a_red[r1]++;
+        t->a_black[r2]++;
+        t->pentanomial[(2 - r1) + (2 - r2)]++;
+        t->by_reason[g1->reason]++;
+        t->by_reason[g2->reason]++;
+        t->games += 2;
+    }
+    free(outcomes);
+    return 0;
+}
+
+double match_score(const MatchTotals *t)
+{
+    if (!t->games)
+        return 0;
+    double points = (double)(t->a_red[0] + t->a_black[0]) + 0.5 * (double)(t->a_red[1] + t->a_black[1]);
+    return points / (double)t->games;
+}

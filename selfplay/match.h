@@ -1,0 +1,36 @@
+/* match.h - head-to-head matches: colour-swapped game pairs from a shared random opening,
+ * played in parallel (OpenMP over games), deterministic per (seed, pair). */
+#ifndef XQ_MATCH_H
+#define XQ_MATCH_H
+
+#include <stdatomic.h>
+
+#include "player.h"
+
+typedef struct MatchOptions {
+    const Variant *variant;
+    const PlayerShared *a, *b;
+    uint64_t pairs;             /* game pairs: A plays Red in one, Black in the other */
+    uint64_t seed;
+    int threads;                /* 0 = OpenMP default */
+    int opening_plies;          /* random non-capturing moves shared by both games of a pair */
+    int max_plies;              /* length cap (draw) */
+    bool progress;              /* a line per finished pair count on stderr */
+    const atomic_bool *stop;    /* may be NULL */
+} MatchOptions;
+
+typedef struct MatchTotals {
+    uint64_t games;
+    uint64_t a_red[3], a_black[3];   /* A's wins, draws, losses as Red and as Black */
+    uint64_t pentanomial[5];         /* pairs by A's points: 0, 0.5, 1, 1.5, 2 */
+    uint64_t by_reason[TERM_COUNT];
+    bool interrupted;
+} MatchTotals;
+
+/* Plays the match. Returns 0 or -1 with *err (out of memory). */
+int match_run(const MatchOptions *o, MatchTotals *t, XqError *err);
+
+/* A's score in [0, 1]. */
+double match_score(const MatchTotals *t);
+
+#endif

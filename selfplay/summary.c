@@ -1,0 +1,132 @@
+/* summary.c - batch totals and the balance summary. */
+#include "summary.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+
+int totals_add(RunTotals *t, const GameRecord *g, int would_resign_side)
+{
+    if (t->games >= t->lengths_cap) {
+        uint64_t cap = t->lengths_cap ? t->lengths_cap * 2 : 1024;
+        uint32_t *l = realloc(t->lengths, cap * sizeof *l);
+        if (!l)
+            return -1;
+        t->lengths = l;
+        t->lengths_cap = cap;
+    }
+    t->lengths[t->games++] = g->plies;
+    t->red_wins += g->result == RESULT_RED_WINS;
+    t->black_wins += g->result == RESULT_BLACK_WINS;
+    t->draws += g->result == RESULT_DRAW;
+    t->plies_sum += g->plies;
+    t->positions += (uint64_t)g->npositions;
+    t->policy_rows += (uint64_t)g->npolicy;
+    if (g->termination < TERM_COUNT)
+        t->by_reason[g->termination]++;
+    t->game_seconds += g->wall_seconds;
+    if (g->resign_disabled) {
+        t->resign_disabled_games++;
+        if (would_resign_side >= 0) {
+            t->would_resign_games++;
+            Result lost = would_resign_side == RED ? RESULT_BLACK_WINS : RESULT_RED_WINS;
+            t->false_resignations += g->result != lost;
+        }
+    }
+    return 0;
+}
+
+void totals_free(RunTotals *t)
+{
+    free(t->lengths);
+    memset(t, 0, sizeof *t);
+}
+
+void wilson_interval(double successes, double n, double z, double *lo, double *hi)
+{
+    if (n <= 0) {
+        *lo = 0;
+        *hi = 1;
+        return;
+    }
+    double p = successes / n, z2 = z * z;
+    double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+    double half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+    *lo = centre - half < 0 ? 0 : centre - half;
+    *hi = centre + half > 1 ? 1 : centre + half;
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_length(const RunTotals *t)
+{
+    if (!t->games)
+        return 0;
+    uint32_t *copy = malloc(t->games * sizeof *copy);
+    if (!copy)
+        return NAN;
+    memcpy(copy, t->lengths, t->games * sizeof *copy);
+    qsort(copy, t->games, sizeof *copy, compare_u32);
+    double m = t->games % 2 ? copy[t->games / 2]
+                            : 0.5 * (copy[t->games / 2 - 1] + copy[t->games / 2]);
+    free(copy);
+    return m;
+}
+
+void totals_print(const RunTotals *t, FILE *out)
+{
+    double n = (double)t->games;
+    double score = n > 0 ? ((double)t->red_wins + 0.5 * (double)t->draws) / n : 0;
+    double lo, hi;
+    wilson_interval((double)t->red_wins + 0.5 * (double)t->draws, n, 1.96, &lo, &hi);
+    fprintf(out, "games        %llu\n", (unsigned long long)t->games);
+    fprintf(out, "red/draw/black %llu / %llu / %llu\n", (unsigned long long)t->red_wins,
+            (unsigned long long)t->draws, (unsigned long long)t->black_wins);
+    fprintf(out, "red score    %.1f%%  (95%% CI %.1f%% .. %.1f%%; %s)\n", 100 * score, 100 * lo,
+            100 * hi, n == 0 ? "no games" : (lo > 0.5 || hi < 0.5) ? "first mover advantage is significant"
+                                                                   : "not significantly different from 50%");
+    fprintf(out, "draw rate    %.1f%%\n", n > 0 ? 100.0 * (double)t->draws / n : 0.0);
+    fprintf(out, "length       mean %.1f plies, median %.1f plies\n",
+            n > 0 ? (double)t->plies_sum / n : 0.0, median_length(t));
+    fprintf(out, "terminations");
+    for (int r = 1; r < TERM_COUNT; r++)
+        if (t->by_reason[r])
+            fprintf(out, "  %s %llu", termination_name((Termination)r),
+                    (unsigned long long)t->by_reason[r]);
+    fprintf(out, "\n");
+    if (t->resign_disabled_games)
+        fprintf(out, "resignation  off in %llu games; condition met in %llu, of which %llu would "
+                "have been false resignations\n", (unsigned long long)t->resign_disabled_games,
+                (unsigned long long)t->would_resign_games, (unsigned long long)t->false_resignations);
+}
+
+void totals_print_json(const RunTotals *t, FILE *out)
+{
+    double n = (double)t->games;
+    double lo, hi;
+    wilson_interval((double)t->red_wins + 0.5 * (double)t->draws, n, 1.96, &lo, &hi);
+    fprintf(out, "{\"games\": %llu, \"red_wins\": %llu, \"draws\": %llu, \"black_wins\": %llu, "
+            "\"red_score\": %.6f, \"red_score_ci95\": [%.6f, %.6f], \"draw_rate\": %.6f, "
+            "\"mean_plies\": %.3f, \"median_plies\": %.1f, \"terminations\": {",
+            (unsigned long long)t->games, (unsigned long long)t->red_wins,
+            (unsigned long long)t->draws, (unsigned long long)t->black_wins,
+            n > 0 ? ((double)t->red_wins + 0.5 * (double)t->draws) / n : 0.0, lo, hi,
+            n > 0 ? (double)t->draws / n : 0.0, n > 0 ? (double)t->plies_sum / n : 0.0,
+            median_length(t));
+    bool first = true;
+    for (int r = 1; r < TERM_COUNT; r++)
+        if (t->by_reason[r]) {
+            fprintf(out, "%s\"%s\": %llu", first ? "" : ", ", termination_name((Termination)r),
+                    (unsigned long long)t->by_reason[r]);
+            first = false;
+        }
+    fprintf(out, "}, \"resign_disabled_games\": %llu, \"would_resign_games\": %llu, "
+            "\"false_resignations\": %llu}\n", (unsigned long long)t->resign_disabled_games,
+            (unsigned long long)t->would_resign_games, (unsigned long long)t->false_resignations);
+}
