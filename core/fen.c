@@ -141,6 +141,11 @@ int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
     if (pos_royal_attacked(pos, XQ_OTHER(pos->side)))
         return fen_fail(err, "the side not to move (%s) is in check", pos->side == RED ? "black" : "red");
     pos->in_check = pos_royal_attacked(pos, pos->side);
+    /* Move lists have a fixed size; a variant file can build positions that exceed it. */
+    int moves = pos_count_legal(pos);
+    if (moves > XQ_MAX_MOVES)
+        return fen_fail(err, "the side to move has %d legal moves, more than the %d a move list "
+                        "holds", moves, XQ_MAX_MOVES);
     return 0;
 }
 

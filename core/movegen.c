@@ -116,13 +116,18 @@ int pos_generate_pseudo(const Position *pos, MoveList *list)
 {
     int n = 0;
     Side us = pos->side;
-#define ADD_MOVE(m) (list->moves[n++] = (m))
+    /* A variant file can define positions with more moves than a list holds: never write past
+     * the end (the list is then truncated; pos_set_fen rejects such positions up front). */
+#define ADD_MOVE(m)                                                                              \
+    do {                                                                                         \
+        if (n < XQ_MAX_MOVES)                                                                    \
+            list->moves[n++] = (m);                                                              \
+    } while (0)
     for (int i = 0; i < pos->count[us]; i++) {
         Point from = pos->list[us][i];
         XQ_FOR_PIECE_MOVES(pos, from, ADD_MOVE);
     }
 #undef ADD_MOVE
-    assert(n <= XQ_MAX_MOVES);
     list->count = n;
     return n;
 }
@@ -155,21 +160,27 @@ static inline bool needs_check(const PointSet *danger, Point royal, Move m)
 
 int pos_generate_legal(Position *pos, MoveList *list)
 {
-    MoveList pseudo;
-    pos_generate_pseudo(pos, &pseudo);
     Side us = pos->side;
     Point royal = pos->royal[us];
-    int n = 0;
-    if (royal == XQ_NO_POINT) {
-        *list = pseudo;
-        return list->count;
-    }
+    if (royal == XQ_NO_POINT)
+        return pos_generate_pseudo(pos, list);
+    /* Filter while walking the tables (not from a pseudo-legal list), so a position with many
+     * illegal pseudo-moves, e.g. in check, cannot push legal ones past the list's end. */
     const PointSet *danger = &pos->v->danger[us][royal];
-    for (int i = 0; i < pseudo.count; i++) {
-        Move m = pseudo.moves[i];
-        if ((!pos->in_check && !needs_check(danger, royal, m)) || pos_is_legal(pos, m))
-            list->moves[n++] = m;
+    bool in_check = pos->in_check;
+    int n = 0;
+#define ADD_LEGAL(m)                                                                             \
+    do {                                                                                         \
+        Move mm_ = (m);                                                                          \
+        if (((!in_check && !needs_check(danger, royal, mm_)) || pos_is_legal(pos, mm_)) &&      \
+            n < XQ_MAX_MOVES)                                                                    \
+            list->moves[n++] = mm_;                                                              \
+    } while (0)
+    for (int i = 0; i < pos->count[us]; i++) {
+        Point from = pos->list[us][i];
+        XQ_FOR_PIECE_MOVES(pos, from, ADD_LEGAL);
     }
+#undef ADD_LEGAL
     list->count = n;
     return n;
 }

@@ -644,6 +644,18 @@ static void variant_missing_board_or_pieces(void **state)
     assert_non_null(strstr(err.message, "cannot open"));
 }
 
+static void variant_too_many_moves_rejected(void **state)
+{
+    (void)state;
+    /* 14 queens on an open 15 x 15 board: 330 legal first moves, more than a MoveList holds
+     * (found while fuzzing: generation used to write past the list). */
+    XqError err;
+    Variant *v = variant_load_file(XQ_SOURCE_DIR "/tests/fuzz/corpus/variant/regress-move-list-overflow.ini", &err);
+    assert_null(v);
+    assert_int_equal(err.line, 3);
+    assert_non_null(strstr(err.message, "has 330 legal moves, more than the 256"));
+}
+
 static void variant_shipped_files_load(void **state)
 {
     (void)state;
@@ -906,6 +918,7 @@ int main(void)
         cmocka_unit_test(variant_tiny_loads),
         cmocka_unit_test(variant_errors_name_the_line),
         cmocka_unit_test(variant_missing_board_or_pieces),
+        cmocka_unit_test(variant_too_many_moves_rejected),
         cmocka_unit_test(variant_shipped_files_load),
         cmocka_unit_test(variant_xiangqi_options),
         cmocka_unit_test(iccs_parse),
