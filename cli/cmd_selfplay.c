@@ -44,6 +44,8 @@ static void usage(FILE *out)
         "      --progress MODE  live (terminal line), log (a line every --log-interval s),\n"
         "                       quiet; default: live on a terminal, log otherwise\n"
         "      --log-interval S seconds between progress lines in log mode (default 30)\n"
+        "      --flush-games N  flush the file at least every N games (default 64; also every\n"
+        "                       2 s): a killed run loses at most the games since the last flush\n"
         "      --json           print the summary as JSON on stdout\n\n"
         "SIGINT / SIGTERM: no new game starts, games in flight finish and are written, the\n"
         "file stays as FILE.tmp; run the same command with --resume to complete it. Exit\n"
@@ -85,6 +87,7 @@ int cmd_selfplay(int argc, char **argv)
     long games = 100, threads = 0, playouts = -1;
     uint64_t seed = 1;
     double log_interval = 30;
+    long flush_games = 64;
     bool no_output = false, resume = false, json = false;
     const char *sets[64];
     int nsets = 0;
@@ -129,6 +132,9 @@ int cmd_selfplay(int argc, char **argv)
                                  "not '%s'", progress);
         } else if (!strcmp(a, "--log-interval") && has) {
             if (cli_parse_double("selfplay", "--log-interval", argv[++i], 0.1, 86400, &log_interval) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--flush-games") && has) {
+            if (cli_parse_int("selfplay", "--flush-games", argv[++i], 1, 1000000, &flush_games) < 0)
                 return EXIT_USAGE;
         } else if (!strcmp(a, "--json")) {
             json = true;
@@ -223,6 +229,7 @@ int cmd_selfplay(int argc, char **argv)
     o.weights_text = weights_text ? weights_text : "";
     o.command_line = command_line;
     o.log_interval = log_interval;
+    o.flush_games = (int)flush_games;
     o.stop = &stop_requested;
     if (!progress)
         o.progress = isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_LOG;

@@ -33,9 +33,8 @@ void mcts_free(Mcts *m);
 /* Forgets the tree (new game). No allocation: the arena is reused. */
 void mcts_reset(Mcts *m);
 
-/* Searches the position until the root has p->playouts visits, visits reused from the previous
- * move included, with at least one new playout (fewer if the arena fills; see truncated; the
- * search also stops once the root is proven won or lost). With `noise` the root priors get
+/* Searches the position with p->playouts new playouts on top of any reused subtree (fewer if
+ * the arena fills, see truncated; the search also stops once the root is proven won or lost). With `noise` the root priors get
  * Dirichlet noise (once per root). The game is assumed to go on at `pos` (the caller checks
  * pos_game_status first). The position is restored on return. Deterministic: the same position,
  * tree and RNG state give the same result. Returns 0, or -1 if the position has no legal move. */
