@@ -208,7 +208,13 @@ static float leaf_value(Mcts *m, Position *pos)
             return 1.0f;
         score += q - stand;
     }
-    return (float)tanh(score / m->p->eval_scale);
+    double value = tanh(score / m->p->eval_scale);
+    int limit = pos->v->rules.move_limit;
+    if (limit > 0 && m->p->progress_pull > 0) {
+        double used = (double)pos->limit_count / limit;
+        value *= 1.0 - m->p->progress_pull * (used < 1.0 ? used : 1.0);
+    }
+    return (float)value;
 }
 
 /* ---- expansion ------------------------------------------------------------------------------ */

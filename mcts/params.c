@@ -47,6 +47,7 @@ static const ParamInfo PARAMS[] = {
     P_INT(arena_nodes, 512, 1 << 28),
     P_POS(prior_temperature, 100),
     P_DBL(prior_check_bonus, 0, 100),
+    P_DBL(progress_pull, 0, 1),
 };
 
 enum { NPARAMS = (int)(sizeof PARAMS / sizeof PARAMS[0]) };
@@ -68,7 +69,10 @@ void params_default(SearchParams *p)
     p->temperature_plies = 12;
     p->temperature = 1.0;
     p->qsearch_depth = 4;
-    p->eval_scale = 4.0;
+    /* Pawns per unit of atanh(value). Measured against greedy at 400 playouts: a scale of 4
+     * saturates once a side is a piece up (86% wins, many move-limit draws), 10 keeps material
+     * gains visible to the search (98%). */
+    p->eval_scale = 10.0;
     p->reuse_tree = 1;
     p->resign_threshold = 0.95;
     p->resign_moves = 4;
@@ -78,6 +82,10 @@ void params_default(SearchParams *p)
     p->arena_nodes = 1 << 19;
     p->prior_temperature = 2.0;
     p->prior_check_bonus = 2.0;
+    /* Leaf values shrink towards a draw as the natural move limit nears, so a side that is
+     * ahead prefers lines that capture or mate over shuffling (a saturated evaluation gives no
+     * other reason to make progress). */
+    p->progress_pull = 0.5;
 }
 
 static int set_error(XqError *err, const char *fmt, const char *key, const ParamInfo *pi)

@@ -25,6 +25,7 @@ typedef struct SearchParams {
     int arena_nodes;           /* node arena size per game (nodes of 24 bytes) */
     double prior_temperature;  /* softmax temperature of the move heuristic, in pawns */
     double prior_check_bonus;  /* heuristic bonus of a checking move, in pawns */
+    double progress_pull;      /* leaf value x (1 - pull x share of the move limit used) */
 } SearchParams;
 
 /* Number of parameters and the name of each, in params_write order. */
