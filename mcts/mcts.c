@@ -30,8 +30,10 @@ typedef struct Node {
     uint32_t first_child;  /* index of the children block (0 = none: the root is never a child) */
     uint16_t nchildren;
     uint8_t state;         /* NodeState */
-    int8_t proven;         /* +1 / -1: the side to move here wins / loses by force (for terminal
-                            * nodes: the game result for that side, 0 = draw) */
+    int8_t proven;         /* 0: unknown (or a drawn terminal); +(1 + d): the side to move here
+                            * wins by force in d plies; -(1 + d): it loses in d plies (terminal
+                            * nodes have d = 0). The distance lets the search prefer the
+                            * shortest win and the longest defence. */
 } Node;
 
 _Static_assert(sizeof(Node) == 24, "a node is meant to stay at 24 bytes");
@@ -272,6 +274,12 @@ static void set_priors(Mcts *m, Position *pos, Node *child, int n)
         child[i].prior = (float)(m->logits[i] / sum);
 }
 
+/* Game value (+1 / -1 / 0) of a proof. */
+static inline float proof_value(int8_t proven)
+{
+    return (float)((proven > 0) - (proven < 0));
+}
+
 typedef enum { EXPAND_OK, EXPAND_FULL } ExpandResult;
 
 /* Expands the leaf `idx` at the current position: terminal check (not at the root: the caller
@@ -287,7 +295,7 @@ static ExpandResult expand(Mcts *m, Position *pos, uint32_t idx, bool is_root, f
             int red = st.result == RESULT_RED_WINS ? 1 : st.result == RESULT_BLACK_WINS ? -1 : 0;
             node->state = NODE_TERMINAL;
             node->proven = (int8_t)(pos->side == RED ? red : -red);
-            *value = node->proven;
+            *value = proof_value(node->proven);
             return EXPAND_OK;
         }
     }
@@ -316,7 +324,7 @@ static ExpandResult expand(Mcts *m, Position *pos, uint32_t idx, bool is_root, f
 static inline float child_q(const Node *c, float fpu)
 {
     if (c->proven)
-        return (float)-c->proven;
+        return -proof_value(c->proven);
     return c->visits ? c->value_sum / (float)c->visits : fpu;
 }
 
@@ -328,11 +336,15 @@ static uint32_t select_child(const Mcts *m, const Node *node)
     float fpu = parent_q - (float)m->p->fpu_reduction;
     float c_sqrt = (float)m->p->c_puct * sqrtf(n_parent);
     float best = -1e30f;
-    int pick = 0;
+    int pick = 0, win = -1;
+    /* A forced win makes everything else moot: follow the shortest one. */
+    for (int i = 0; i < node->nchildren; i++)
+        if (child[i].proven < 0 && (win < 0 || child[i].proven > child[win].proven))
+            win = i;
+    if (win >= 0)
+        return node->first_child + (uint32_t)win;
     for (int i = 0; i < node->nchildren; i++) {
         const Node *c = &child[i];
-        if (c->proven < 0)
-            return node->first_child + (uint32_t)i; /* a forced win: nothing else matters */
         float score = child_q(c, fpu) + c_sqrt * c->prior / (1.0f + (float)c->visits);
         if (score > best) {
             best = score;
@@ -342,21 +354,29 @@ static uint32_t select_child(const Mcts *m, const Node *node)
     return node->first_child + (uint32_t)pick;
 }
 
-/* After a child's proof changed, the parent may be proven too: one losing reply for the
- * opponent wins; all replies winning for the opponent lose. */
+/* After a child's proof changed, the parent may be proven too: a losing reply for the opponent
+ * wins (in one ply more than the quickest such loss); all replies winning for the opponent lose
+ * (in one ply more than the slowest such win). */
 static void update_proof(Mcts *m, Node *parent, const Node *child)
 {
-    if (parent->proven || !child->proven)
+    if (!child->proven)
         return;
-    if (child->proven < 0) {
-        parent->proven = 1;
-        return;
-    }
     const Node *c = &m->nodes[parent->first_child];
-    for (int i = 0; i < parent->nchildren; i++)
-        if (c[i].proven <= 0)
-            return;
-    parent->proven = -1;
+    int win = 0, loss = 0;
+    bool all_lose = true;
+    for (int i = 0; i < parent->nchildren; i++) {
+        int p = c[i].proven;
+        if (p < 0 && (win == 0 || 1 - p < win))
+            win = 1 - p;
+        if (p <= 0)
+            all_lose = false;
+        else if (p + 1 > loss)
+            loss = p + 1;
+    }
+    if (win)
+        parent->proven = (int8_t)(win > 127 ? 127 : win);
+    else if (all_lose)
+        parent->proven = (int8_t)(loss > 127 ? -127 : -loss);
 }
 
 typedef enum { PLAYOUT_OK, PLAYOUT_FULL } PlayoutResult;
@@ -370,7 +390,7 @@ static PlayoutResult playout(Mcts *m, Position *pos)
     for (;;) {
         Node *node = &m->nodes[idx];
         if (node->state == NODE_TERMINAL || (depth > 0 && node->proven)) {
-            value = node->proven;
+            value = proof_value(node->proven);
             break;
         }
         if (node->state == NODE_LEAF || depth >= MCTS_MAX_DEPTH ||
@@ -447,6 +467,48 @@ static void add_noise(Mcts *m, Rng *rng)
         child[i].prior = (float)((1.0 - eps) * child[i].prior + eps * noise[i] / sum);
 }
 
+/* Mate search for decided positions: the shortest forced win of SHORT_MATE_MOVES own moves. */
+enum { SHORT_MATE_MOVES = 2 };
+
+static bool wins_after(Position *pos, Move m, int n);
+
+/* A move of `list` (legal in pos) that wins within n own moves, or XQ_MOVE_NONE. */
+static Move mate_in(Position *pos, const MoveList *list, int n)
+{
+    for (int i = 0; i < list->count; i++)
+        if (wins_after(pos, list->moves[i], n))
+            return list->moves[i];
+    return XQ_MOVE_NONE;
+}
+
+/* True if playing m wins at once, or (n > 1) every reply allows a win within n - 1 moves. */
+static bool wins_after(Position *pos, Move m, int n)
+{
+    Side us = pos->side;
+    Result win = us == RED ? RESULT_RED_WINS : RESULT_BLACK_WINS;
+    Undo u;
+    pos_do_move(pos, m, &u);
+    MoveList replies;
+    int nreplies = pos_generate_legal(pos, &replies);
+    GameStatus st = pos_game_status_n(pos, nreplies);
+    bool won = st.result == win;
+    if (st.result == RESULT_NONE && n > 1) {
+        won = true;
+        for (int i = 0; i < replies.count && won; i++) {
+            Undo ur;
+            pos_do_move(pos, replies.moves[i], &ur);
+            MoveList ours;
+            int nours = pos_generate_legal(pos, &ours);
+            GameStatus st2 = pos_game_status_n(pos, nours);
+            won = st2.result == win ||
+                  (st2.result == RESULT_NONE && mate_in(pos, &ours, n - 1) != XQ_MOVE_NONE);
+            pos_undo_move(pos, replies.moves[i], &ur);
+        }
+    }
+    pos_undo_move(pos, m, &u);
+    return won;
+}
+
 /* The move to report: a proven win if there is one (an immediate one first), else the most
  * visited move that is not a proven loss, ties broken by prior. */
 static int best_child(const Mcts *m)
@@ -456,8 +518,9 @@ static int best_child(const Mcts *m)
     int best = 0;
     for (int i = 1; i < root->nchildren; i++) {
         const Node *a = &c[i], *b = &c[best];
-        int wa = a->proven < 0 ? (a->state == NODE_TERMINAL ? 2 : 1) : a->proven > 0 ? -1 : 0;
-        int wb = b->proven < 0 ? (b->state == NODE_TERMINAL ? 2 : 1) : b->proven > 0 ? -1 : 0;
+        /* Rank: shortest proven win first, then unproven, then the longest proven loss. */
+        int wa = a->proven < 0 ? 1000 + a->proven : a->proven > 0 ? -1000 + a->proven : 0;
+        int wb = b->proven < 0 ? 1000 + b->proven : b->proven > 0 ? -1000 + b->proven : 0;
         if (wa != wb ? wa > wb
                      : a->visits != b->visits ? a->visits > b->visits : a->prior > b->prior)
             best = i;
@@ -508,9 +571,22 @@ int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
         out->child_visits[i] = child[i].visits;
     }
     out->best = child[best_child(m)].move;
+    /* The tree proves wins along the lines it happened to explore; once the game is won, an
+     * exact search picks a mate in two or fewer if there is one (rare: decided positions only). */
+    if (root->proven > 2 * SHORT_MATE_MOVES) {
+        MoveList list;
+        pos_generate_legal(pos, &list);
+        for (int n = 1; n <= SHORT_MATE_MOVES; n++) {
+            Move mate = mate_in(pos, &list, n);
+            if (mate != XQ_MOVE_NONE) {
+                out->best = mate;
+                break;
+            }
+        }
+    }
     out->visits = (int)root->visits;
-    out->proven = root->proven;
-    out->value = root->proven ? (float)root->proven
+    out->proven = (int)proof_value(root->proven);
+    out->value = root->proven ? proof_value(root->proven)
                               : (root->visits ? -root->value_sum / (float)root->visits : 0.0f);
     out->static_eval = (float)tanh(eval_score(m->e, pos) / m->p->eval_scale);
     return 0;

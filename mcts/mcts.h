@@ -34,8 +34,8 @@ void mcts_free(Mcts *m);
 void mcts_reset(Mcts *m);
 
 /* Searches the position with p->playouts new playouts on top of any reused subtree (fewer if
- * the arena fills, see truncated; the search also stops once the root is proven won or lost). With `noise` the root priors get
- * Dirichlet noise (once per root). The game is assumed to go on at `pos` (the caller checks
+ * the arena fills, see truncated; the search also stops once the root is proven won or lost).
+ * With `noise` the root priors get Dirichlet noise (once per root). The game is assumed to go on at `pos` (the caller checks
  * pos_game_status first). The position is restored on return. Deterministic: the same position,
  * tree and RNG state give the same result. Returns 0, or -1 if the position has no legal move. */
 int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out);
