@@ -585,6 +585,7 @@ int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
         }
     }
     out->visits = (int)root->visits;
+    out->playouts = done;
     out->proven = (int)proof_value(root->proven);
     out->value = root->proven ? proof_value(root->proven)
                               : (root->visits ? -root->value_sum / (float)root->visits : 0.0f);

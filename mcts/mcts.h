@@ -19,6 +19,7 @@ typedef struct SearchResult {
     Move moves[XQ_MAX_MOVES];  /* children, in generation order */
     uint32_t child_visits[XQ_MAX_MOVES];
     bool truncated;            /* the arena filled: fewer playouts than asked */
+    int playouts;              /* new playouts this search ran */
     int proven;                /* +1 the side to move has a forced win the search proved (mate
                                 * or a rule verdict), -1 a forced loss, 0 unknown */
 } SearchResult;

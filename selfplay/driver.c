@@ -14,7 +14,7 @@
 typedef struct Slot {
     bool ready;
     GameRecord game;
-    ResignInfo resign;
+    GameStats stats;
 } Slot;
 
 typedef struct Shared {
@@ -131,7 +131,7 @@ static void *writer_main(void *arg)
             pthread_cond_timedwait(&s->ready, &s->lock, &until);
         } else {
             GameRecord g = slot->game;
-            ResignInfo ri = slot->resign;
+            GameStats gs = slot->stats;
             slot->ready = false;
             pthread_mutex_unlock(&s->lock);
             XqError err = {.file = "selfplay"};
@@ -147,7 +147,7 @@ static void *writer_main(void *arg)
                 }
             }
             s->write_seconds += now_seconds() - t0;
-            int trc = totals_add(s->totals, &g, ri.would_resign_side);
+            int trc = totals_add(s->totals, &g, gs.would_resign_side);
             game_record_free(&g);
             pthread_mutex_lock(&s->lock);
             if (rc < 0 || trc < 0) {
@@ -209,9 +209,9 @@ static void run_workers(Shared *s)
             if (atomic_load(&s->failed))
                 break;
             GameRecord g;
-            ResignInfo ri;
+            GameStats gs;
             Slot *slot = &s->slots[index % s->capacity];
-            if (game_play(m, o->params, o->variant, o->seed, index, pos, &buf, &g, &ri) < 0 ||
+            if (game_play(m, o->params, o->variant, o->seed, index, pos, &buf, &g, &gs) < 0 ||
                 copy_game(&slot->game, &g) < 0) {
                 XqError err = {.line = 0};
                 snprintf(err.file, sizeof err.file, "selfplay");
@@ -220,12 +220,9 @@ static void run_workers(Shared *s)
                 set_failure(s, &err);
                 break;
             }
-            uint64_t visits = 0;
-            for (int i = 0; i < g.npositions; i++)
-                visits += g.positions[i].visits;
-            atomic_fetch_add(&s->playouts, visits);
+            atomic_fetch_add(&s->playouts, gs.playouts);
             pthread_mutex_lock(&s->lock);
-            slot->resign = ri;
+            slot->stats = gs;
             slot->ready = true;
             pthread_cond_broadcast(&s->ready);
             pthread_mutex_unlock(&s->lock);

@@ -38,7 +38,7 @@ typedef struct SelfplayReport {
     bool interrupted;           /* stopped by *stop before all games were played */
     double wall_seconds;
     double write_seconds;       /* time the writer spent in dataset calls */
-    uint64_t playouts;          /* root visits summed over all searches of this run */
+    uint64_t playouts;          /* new playouts summed over all searches of this run */
 } SelfplayReport;
 
 /* Plays the games [first_game + resumed, first_game + games), adding each to *totals (in game

@@ -67,7 +67,7 @@ static Result loss_for(Side s)
 }
 
 int game_play(Mcts *m, const SearchParams *p, const Variant *v, uint64_t seed,
-              uint64_t index, Position *pos, GameBuffers *buf, GameRecord *g, ResignInfo *resign)
+              uint64_t index, Position *pos, GameBuffers *buf, GameRecord *g, GameStats *stats)
 {
     double t0 = now_seconds();
     Rng rng;
@@ -80,9 +80,10 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, uint64_t seed,
     g->index = index;
     g->seed = game_seed;
     pos_get_fen(pos, g->start_fen, sizeof g->start_fen);
-    resign->disabled = p->resign_moves > 0 && rng_double(&rng) < p->resign_disabled_fraction;
-    resign->would_resign_side = -1;
-    g->resign_disabled = resign->disabled;
+    stats->resign_disabled = p->resign_moves > 0 && rng_double(&rng) < p->resign_disabled_fraction;
+    stats->would_resign_side = -1;
+    stats->playouts = 0;
+    g->resign_disabled = stats->resign_disabled;
 
     int low_streak[2] = {0, 0};
     int nmoves = 0, npolicy = 0;
@@ -101,17 +102,18 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, uint64_t seed,
         SearchResult sr;
         if (mcts_search(m, pos, &rng, p->dirichlet_epsilon > 0, &sr) < 0)
             break; /* unreachable: the status above saw legal moves */
+        stats->playouts += (uint64_t)sr.playouts;
         Side us = pos->side;
         if (p->resign_moves > 0) {
             low_streak[us] = sr.value < -p->resign_threshold ? low_streak[us] + 1 : 0;
             if (low_streak[us] >= p->resign_moves) {
-                if (!resign->disabled) {
+                if (!stats->resign_disabled) {
                     result = loss_for(us);
                     reason = TERM_RESIGNATION;
                     break;
                 }
-                if (resign->would_resign_side < 0)
-                    resign->would_resign_side = us;
+                if (stats->would_resign_side < 0)
+                    stats->would_resign_side = us;
             }
         }
         double temperature = nmoves < p->temperature_plies ? p->temperature : 0.0;

@@ -17,17 +17,18 @@ typedef struct GameBuffers {
 
 void game_buffers_free(GameBuffers *b);
 
-/* What happened to resignation in a game (for measuring false resignations). */
-typedef struct ResignInfo {
-    bool disabled;          /* resignation was switched off in this game */
+/* What a game cost and what happened to resignation (for measuring false resignations). */
+typedef struct GameStats {
+    bool resign_disabled;   /* resignation was switched off in this game */
     int would_resign_side;  /* side that met the resignation condition, -1 if none */
-} ResignInfo;
+    uint64_t playouts;      /* new playouts of all searches */
+} GameStats;
 
 /* Plays game `index` of a run with base seed `seed`: search with `m` (reset first), temperature
  * and noise per `p`, resignation and length cap per `p`. Fills *g (arrays point into *buf, valid
- * until the next call with the same buffers) and *resign. `pos` is scratch space.
+ * until the next call with the same buffers) and *stats. `pos` is scratch space.
  * Returns 0, or -1 if a buffer could not grow (out of memory). */
 int game_play(Mcts *m, const SearchParams *p, const Variant *v, uint64_t seed,
-              uint64_t index, Position *pos, GameBuffers *buf, GameRecord *g, ResignInfo *resign);
+              uint64_t index, Position *pos, GameBuffers *buf, GameRecord *g, GameStats *stats);
 
 #endif
