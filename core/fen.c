@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module.h"
 #include "position.h"
 
 static int fen_fail(XqError *err, const char *fmt, ...)
@@ -36,6 +37,8 @@ int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
     pos->v = v;
     pos->royal[RED] = pos->royal[BLACK] = XQ_NO_POINT;
     pos->move_number = 1;
+    if (v->modules)
+        module_init_state(pos);
     const char *s = fen;
     while (*s == ' ')
         s++;
@@ -129,8 +132,26 @@ int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
         else
             return fen_fail(err, "too many fields");
     }
-    if (*s == '[')
-        return fen_fail(err, "extra state field '%s' is not used by this rule set", s);
+    /* Bracketed fields carry rule-module state (RULES.md Conventions), e.g. "[cube:K/N*]". */
+    while (*s == '[') {
+        const char *end = strchr(s, ']');
+        if (!end)
+            return fen_fail(err, "extra state field '%s' has no closing ']'", s);
+        if (!v->modules)
+            return fen_fail(err, "extra state field '%s' is not used by this rule set", s);
+        char field[128];
+        if ((size_t)(end - s - 1) >= sizeof field)
+            return fen_fail(err, "extra state field '%.40s...' is too long", s);
+        memcpy(field, s + 1, (size_t)(end - s - 1));
+        field[end - s - 1] = '\0';
+        if (module_fen_read(pos, field, err) < 0)
+            return -1;
+        s = end + 1;
+        while (*s == ' ')
+            s++;
+    }
+    if (*s)
+        return fen_fail(err, "unexpected '%s' after the last field", s);
     if (v->royal_mask) {
         for (int side = 0; side < 2; side++)
             if (royals[side] != 1)
@@ -176,4 +197,6 @@ void pos_get_fen(const Position *pos, char *buf, size_t size)
     }
     PUT(" %c - - %d %d", pos->side == RED ? 'w' : 'b', pos->no_capture, pos->move_number);
 #undef PUT
+    if (v->modules && n < size)
+        module_fen_write(pos, buf, size);
 }

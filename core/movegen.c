@@ -3,15 +3,23 @@
 
 #include <assert.h>
 
+#include "module.h"
+
 /* Calls ADD(move) for every pseudo-legal move of the piece on `from`. Shared by generation and
- * counting so both walk the tables the same way. */
+ * counting so both walk the tables the same way. XQ_FOR_PIECE_MOVES_T walks the table slice
+ * `table` (rule modules pick it, e.g. the cube's powered tables); XQ_FOR_PIECE_MOVES the plain
+ * one. */
 #define XQ_FOR_PIECE_MOVES(pos, from, ADD)                                                       \
+    XQ_FOR_PIECE_MOVES_T(pos, from,                                                              \
+                         &(pos)->v->table[XQ_PIECE_KIND((pos)->board[from])]                     \
+                                         [XQ_PIECE_SIDE((pos)->board[from])][from], ADD)
+#define XQ_FOR_PIECE_MOVES_T(pos, from, table, ADD)                                              \
     do {                                                                                         \
         const Variant *v_ = (pos)->v;                                                            \
         const Piece *b_ = (pos)->board;                                                          \
         Piece pc_ = b_[from];                                                                    \
         Side us_ = XQ_PIECE_SIDE(pc_);                                                           \
-        const MoveTable *t_ = &v_->table[XQ_PIECE_KIND(pc_)][us_][from];                         \
+        const MoveTable *t_ = (table);                                                           \
         const LeapEntry *e_ = v_->leaps + t_->leap_first;                                        \
         for (int i_ = 0; i_ < t_->leap_count; i_++, e_++) {                                      \
             if (b_[e_->block[0]] | b_[e_->block[1]])                                             \
@@ -61,7 +69,9 @@
         }                                                                                        \
     } while (0)
 
-bool pos_royal_attacked(const Position *pos, Side side)
+/* Is side's royal piece attacked by a piece of `them` whose kind is in `kinds`, by the plain
+ * tables? */
+static inline bool royal_attacked_by(const Position *pos, Side side, unsigned kinds)
 {
     const Variant *v = pos->v;
     const Piece *b = pos->board;
@@ -73,7 +83,7 @@ bool pos_royal_attacked(const Position *pos, Side side)
     const ReverseLeap *r = v->reverse_leaps + rt->first;
     for (int i = 0; i < rt->count; i++, r++) {
         Piece q = b[r->from];
-        if (q && XQ_PIECE_SIDE(q) == them && (r->kinds >> XQ_PIECE_KIND(q) & 1) &&
+        if (q && XQ_PIECE_SIDE(q) == them && ((r->kinds & kinds) >> XQ_PIECE_KIND(q) & 1) &&
             !(b[r->block[0]] | b[r->block[1]]))
             return true;
     }
@@ -93,7 +103,8 @@ bool pos_royal_attacked(const Position *pos, Side side)
         if (q == XQ_NO_POINT)
             continue;
         Piece pc = b[q];
-        if (XQ_PIECE_SIDE(pc) == them && v->slide_reach[XQ_PIECE_KIND(pc)][them][q][od] >= dist)
+        if (XQ_PIECE_SIDE(pc) == them && (kinds >> XQ_PIECE_KIND(pc) & 1) &&
+            v->slide_reach[XQ_PIECE_KIND(pc)][them][q][od] >= dist)
             return true;
         if (!hoppers)
             continue;
@@ -106,14 +117,41 @@ bool pos_royal_attacked(const Position *pos, Side side)
         if (q == XQ_NO_POINT)
             continue;
         pc = b[q];
-        if (XQ_PIECE_SIDE(pc) == them && v->hop_reach[XQ_PIECE_KIND(pc)][them][q][od] >= dist)
+        if (XQ_PIECE_SIDE(pc) == them && (kinds >> XQ_PIECE_KIND(pc) & 1) &&
+            v->hop_reach[XQ_PIECE_KIND(pc)][them][q][od] >= dist)
             return true;
     }
     return false;
 }
 
+bool pos_royal_attacked(const Position *pos, Side side)
+{
+    if (pos->v->modules)
+        return module_royal_attacked(pos, side);
+    return royal_attacked_by(pos, side, 0xffffu);
+}
+
+bool pos_royal_attacked_by(const Position *pos, Side side, unsigned kinds)
+{
+    return royal_attacked_by(pos, side, kinds);
+}
+
+int pos_walk_piece(const Position *pos, Point from, const MoveTable *t, MoveList *list, int n)
+{
+#define ADD_MOVE(m)                                                                              \
+    do {                                                                                         \
+        if (n < XQ_MAX_MOVES)                                                                    \
+            list->moves[n++] = (m);                                                              \
+    } while (0)
+    XQ_FOR_PIECE_MOVES_T(pos, from, t, ADD_MOVE);
+#undef ADD_MOVE
+    return n;
+}
+
 int pos_generate_pseudo(const Position *pos, MoveList *list)
 {
+    if (pos->v->modules)
+        return module_generate_pseudo(pos, list);
     int n = 0;
     Side us = pos->side;
     /* A variant file can define positions with more moves than a list holds: never write past
@@ -132,7 +170,22 @@ int pos_generate_pseudo(const Position *pos, MoveList *list)
     return n;
 }
 
+static inline bool plain_is_legal(Position *pos, Move m);
+
 bool pos_is_legal(Position *pos, Move m)
+{
+    if (XQ_MOVE_FLAGS(m))
+        return module_is_legal(pos, m);
+    return plain_is_legal(pos, m);
+}
+
+bool pos_plain_move_is_legal(Position *pos, Move m)
+{
+    return plain_is_legal(pos, m);
+}
+
+/* Plays the plain move on the board only and tests the mover's royal piece. */
+static inline bool plain_is_legal(Position *pos, Move m)
 {
     Side us = pos->side;
     if (pos->royal[us] == XQ_NO_POINT)
@@ -160,6 +213,8 @@ static inline bool needs_check(const PointSet *danger, Point royal, Move m)
 
 int pos_generate_legal(Position *pos, MoveList *list)
 {
+    if (pos->v->modules)
+        return module_generate_legal(pos, list);
     Side us = pos->side;
     Point royal = pos->royal[us];
     if (royal == XQ_NO_POINT)
@@ -187,6 +242,10 @@ int pos_generate_legal(Position *pos, MoveList *list)
 
 int pos_count_legal(Position *pos)
 {
+    if (pos->v->modules) {
+        MoveList list;
+        return module_generate_legal(pos, &list);
+    }
     Side us = pos->side;
     Point royal = pos->royal[us];
     int n = 0;
@@ -234,7 +293,11 @@ bool pos_piece_attacks(Position *pos, Point from, Point to)
                        : XQ_PIECE(XQ_OTHER(XQ_PIECE_SIDE(pc)), XQ_PIECE_KIND(saved ? saved : pc));
     mut->board[to] = target;
 #define HIT(m) (hit |= XQ_MOVE_TO(m) == to)
-    XQ_FOR_PIECE_MOVES(pos, from, HIT);
+    if (pos->v->modules)
+        XQ_FOR_PIECE_MOVES_T(pos, from, module_table(pos, XQ_PIECE_KIND(pc), XQ_PIECE_SIDE(pc), from),
+                             HIT);
+    else
+        XQ_FOR_PIECE_MOVES(pos, from, HIT);
 #undef HIT
     mut->board[to] = saved;
     return hit;

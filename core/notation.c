@@ -1,21 +1,60 @@
 /* notation.c - ICCS and WXF move notation. */
 #include "notation.h"
 
+#include "module.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 void move_to_iccs(const Variant *v, Move m, char *buf)
 {
+    /* Rule-module moves carry their suffix ("h9h9=C", "e3e4+g3g4"; core/module.h). */
+    if (XQ_MOVE_FLAGS(m) && v->modules && module_move_text(v, m, buf, 16))
+        return;
     char a[8], b[8];
     variant_point_name(v, XQ_MOVE_FROM(m), a);
     variant_point_name(v, XQ_MOVE_TO(m), b);
     snprintf(buf, 16, "%s%s", a, b);
 }
 
+/* Compares move text ignoring case, blanks and the '-' of "H2-E2". */
+static bool same_move_text(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == ' ' || *a == '-')
+            a++;
+        while (*b == ' ' || *b == '-')
+            b++;
+        if (!*a || !*b)
+            return !*a && !*b;
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+        a++;
+        b++;
+    }
+}
+
+/* Rule-module variants: the text must be one of the legal moves as move_to_iccs writes them. */
+static Move parse_module_move(Position *pos, const char *text, char *why, size_t why_size)
+{
+    MoveList list;
+    pos_generate_legal(pos, &list);
+    for (int i = 0; i < list.count; i++) {
+        char buf[24];
+        move_to_iccs(pos->v, list.moves[i], buf);
+        if (same_move_text(buf, text))
+            return list.moves[i];
+    }
+    snprintf(why, why_size, "'%s' is not a legal move here", text);
+    return XQ_MOVE_NONE;
+}
+
 Move move_parse(Position *pos, const char *text, char *why, size_t why_size)
 {
     const Variant *v = pos->v;
+    if (v->modules)
+        return parse_module_move(pos, text, why, why_size);
     const char *s = text;
     while (*s == ' ')
         s++;

@@ -2,6 +2,8 @@
 #include "position.h"
 
 #include <assert.h>
+
+#include "module.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +16,8 @@ uint64_t pos_compute_key(const Position *pos)
             key ^= v->zobrist_piece[pos->board[p]][p];
     if (pos->side == BLACK)
         key ^= v->zobrist_side;
+    for (int i = 0; i < XQ_MOD_STATE; i++)
+        key ^= v->zobrist_module[i][pos->module[i]];
     return key;
 }
 
@@ -51,16 +55,10 @@ static void update_limit_counters(Position *pos, Side mover, bool capture)
         pos->limit_count++;
 }
 
-void pos_do_move(Position *pos, Move m, Undo *u)
+/* Saves the generic undo fields and opens the history entry of m. */
+static inline HistoryEntry *begin_ply(Position *pos, Move m, Undo *u)
 {
-    const Variant *v = pos->v;
-    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
-    Side us = pos->side, them = XQ_OTHER(us);
-    Piece pc = pos->board[from], cap = pos->board[to];
-    assert(pc && XQ_PIECE_SIDE(pc) == us);
     assert(pos->hist_len < XQ_MAX_HISTORY);
-
-    u->captured = cap;
     u->no_capture = pos->no_capture;
     u->limit_count = pos->limit_count;
     u->checks[0] = pos->checks[0];
@@ -68,21 +66,27 @@ void pos_do_move(Position *pos, Move m, Undo *u)
     u->reply_uncounted = pos->reply_uncounted;
     u->in_check = pos->in_check;
     u->key = pos->key;
-
     HistoryEntry *h = &pos->hist[pos->hist_len++];
     h->key = pos->key;
     h->move = m;
-    h->captured = cap;
+    return h;
+}
 
-    uint64_t key = pos->key ^ v->zobrist_side ^ v->zobrist_piece[pc][from] ^ v->zobrist_piece[pc][to];
+/* Moves a piece, capturing what stands on `to`: board, piece lists, royal points, key terms. */
+static inline Piece move_piece(Position *pos, Point from, Point to, uint8_t *slot)
+{
+    const Variant *v = pos->v;
+    Piece pc = pos->board[from], cap = pos->board[to];
+    Side us = XQ_PIECE_SIDE(pc), them = XQ_OTHER(us);
+    uint64_t key = pos->key ^ v->zobrist_piece[pc][from] ^ v->zobrist_piece[pc][to];
     if (cap) {
         assert(XQ_PIECE_SIDE(cap) == them);
         key ^= v->zobrist_piece[cap][to];
-        uint8_t slot = pos->index[to];
-        u->captured_slot = slot;
+        uint8_t sl = pos->index[to];
+        *slot = sl;
         Point last = pos->list[them][--pos->count[them]];
-        pos->list[them][slot] = last;
-        pos->index[last] = slot;
+        pos->list[them][sl] = last;
+        pos->index[last] = sl;
         if (pos->royal[them] == to)
             pos->royal[them] = XQ_NO_POINT;
     }
@@ -94,42 +98,48 @@ void pos_do_move(Position *pos, Move m, Undo *u)
     if (pos->royal[us] == from)
         pos->royal[us] = to;
     pos->key = key;
-    pos->side = them;
-    pos->ply++;
-    if (them == RED)
-        pos->move_number++;
-    pos->in_check = pos->royal[them] != XQ_NO_POINT && pos_royal_attacked(pos, them);
-    h->gave_check = pos->in_check;
-    update_limit_counters(pos, us, cap != XQ_EMPTY);
+    return cap;
 }
 
-void pos_undo_move(Position *pos, Move m, const Undo *u)
+static inline void unmove_piece(Position *pos, Point from, Point to, Piece captured, uint8_t slot)
 {
-    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
-    Side them = pos->side, us = XQ_OTHER(them);
     Piece pc = pos->board[to];
+    Side us = XQ_PIECE_SIDE(pc), them = XQ_OTHER(us);
     pos->board[from] = pc;
     pos->list[us][pos->index[to]] = from;
     pos->index[from] = pos->index[to];
     if (pos->royal[us] == to)
         pos->royal[us] = from;
-    pos->board[to] = u->captured;
+    pos->board[to] = captured;
     pos->index[to] = 0;
-    if (u->captured) {
-        uint8_t slot = u->captured_slot;
+    if (captured) {
         Point moved = pos->list[them][slot];
         pos->list[them][pos->count[them]] = moved;
         pos->index[moved] = pos->count[them];
         pos->count[them]++;
         pos->list[them][slot] = to;
         pos->index[to] = slot;
-        if (pos->v->kinds[XQ_PIECE_KIND(u->captured)].royal)
+        if (pos->v->kinds[XQ_PIECE_KIND(captured)].royal)
             pos->royal[them] = to;
     }
-    pos->side = us;
-    pos->ply--;
+}
+
+/* Hands the move to the other side and updates the counters. */
+static inline void finish_ply(Position *pos, Side us, bool capture)
+{
+    Side them = XQ_OTHER(us);
+    pos->key ^= pos->v->zobrist_side;
+    pos->side = them;
+    pos->ply++;
     if (them == RED)
-        pos->move_number--;
+        pos->move_number++;
+    pos->in_check = pos->royal[them] != XQ_NO_POINT && pos_royal_attacked(pos, them);
+    pos->hist[pos->hist_len - 1].gave_check = pos->in_check;
+    update_limit_counters(pos, us, capture);
+}
+
+static inline void restore_counters(Position *pos, const Undo *u)
+{
     pos->hist_len--;
     pos->no_capture = u->no_capture;
     pos->limit_count = u->limit_count;
@@ -138,6 +148,85 @@ void pos_undo_move(Position *pos, Move m, const Undo *u)
     pos->reply_uncounted = u->reply_uncounted;
     pos->in_check = u->in_check;
     pos->key = u->key;
+}
+
+void pos_do_move(Position *pos, Move m, Undo *u)
+{
+    if (pos->v->modules) {
+        module_do_move(pos, m, u);
+        return;
+    }
+    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+    Side us = pos->side;
+    assert(pos->board[from] && XQ_PIECE_SIDE(pos->board[from]) == us);
+    HistoryEntry *h = begin_ply(pos, m, u);
+    Piece cap = move_piece(pos, from, to, &u->captured_slot);
+    u->captured = cap;
+    h->captured = cap;
+    finish_ply(pos, us, cap != XQ_EMPTY);
+}
+
+void pos_undo_move(Position *pos, Move m, const Undo *u)
+{
+    if (pos->v->modules) {
+        module_undo_move(pos, m, u);
+        return;
+    }
+    Side them = pos->side, us = XQ_OTHER(them);
+    unmove_piece(pos, XQ_MOVE_FROM(m), XQ_MOVE_TO(m), u->captured, u->captured_slot);
+    pos->side = us;
+    pos->ply--;
+    if (them == RED)
+        pos->move_number--;
+    restore_counters(pos, u);
+}
+
+/* ---- helpers for rule modules (core/module.h) --------------------------------------------- */
+
+void pos_begin_ply(Position *pos, Move m, Undo *u)
+{
+    HistoryEntry *h = begin_ply(pos, m, u);
+    h->captured = XQ_EMPTY;
+    u->captured = u->captured2 = XQ_EMPTY;
+    u->captured_slot = u->captured2_slot = 0;
+    u->replaced = XQ_EMPTY;
+    memcpy(u->module, pos->module, sizeof u->module);
+}
+
+Piece pos_move_piece(Position *pos, Point from, Point to, uint8_t *slot)
+{
+    return move_piece(pos, from, to, slot);
+}
+
+void pos_unmove_piece(Position *pos, Point from, Point to, Piece captured, uint8_t slot)
+{
+    unmove_piece(pos, from, to, captured, slot);
+}
+
+void pos_replace_piece(Position *pos, Point p, Piece pc)
+{
+    const Variant *v = pos->v;
+    Piece old = pos->board[p];
+    assert(old && XQ_PIECE_SIDE(old) == XQ_PIECE_SIDE(pc));
+    pos->key ^= v->zobrist_piece[old][p] ^ v->zobrist_piece[pc][p];
+    pos->board[p] = pc;
+}
+
+void pos_finish_ply(Position *pos, Side mover, bool capture)
+{
+    finish_ply(pos, mover, capture);
+}
+
+/* Undoes the generic part of a module move: side, ply, counters, key, module state. */
+void pos_unfinish_ply(Position *pos, const Undo *u)
+{
+    Side them = pos->side;
+    pos->side = XQ_OTHER(them);
+    pos->ply--;
+    if (them == RED)
+        pos->move_number--;
+    restore_counters(pos, u);
+    memcpy(pos->module, u->module, sizeof pos->module);
 }
 
 int pos_validate(const Position *pos, char *msg, size_t size)

@@ -30,6 +30,7 @@ typedef struct Position {
     uint8_t count[2];
     Point list[2][XQ_MAX_PIECES];
     uint8_t index[XQ_MAX_POINTS];
+    uint8_t module[XQ_MOD_STATE]; /* rule-module state (core/module.h), hashed into key */
     int hist_len;          /* entries in hist (positions before each move since the start) */
     HistoryEntry hist[XQ_MAX_HISTORY];
 } Position;
@@ -41,6 +42,11 @@ typedef struct Undo {
     int no_capture, limit_count, checks[2];
     bool reply_uncounted, in_check;
     uint64_t key;
+    /* Rule modules only: a second capture (double moves) and the module state before. */
+    Piece captured2;
+    uint8_t captured2_slot;
+    Piece replaced;        /* a piece a module move changed in place (exchange) */
+    uint8_t module[XQ_MOD_STATE];
 } Undo;
 
 /* Sets up the variant's start position. */

@@ -53,6 +53,24 @@ typedef uint32_t Move;
 #define XQ_MOVE_EXTRA(m) ((uint8_t)(((m) >> 16) & 0xff))
 #define XQ_MOVE_FLAGS(m) ((uint8_t)((m) >> 24))
 #define XQ_MOVE_NONE ((Move)0xffffffffu)
+#define XQ_MOVE_SPECIAL(from, to, extra, flags)                                                  \
+    ((Move)(from) | ((Move)(to) << 8) | ((Move)(extra) << 16) | ((Move)(flags) << 24))
+
+/* Move flags of rule-module moves (core/module.h). A plain move has flags 0. */
+enum {
+    XQ_FLAG_EXCHANGE = 1,  /* mod_reserve: the piece on from = to becomes kind `extra` */
+    XQ_FLAG_ROLL = 2,      /* mod_cube: from = to = general; `extra` = kind of the new top face */
+    XQ_FLAG_PASS = 3,      /* mod_multimove: ends a turn without its second sub-move */
+    XQ_FLAG_DOUBLE = 0x80, /* mod_multimove: a second sub-move follows; extra = its from point,
+                            * flags & 0x7f = its (file, rank) offset, see XQ_DOUBLE_CODE */
+};
+/* Offset code of a second sub-move: file and rank deltas in -3..3 each. */
+#define XQ_DOUBLE_CODE(df, dr) ((uint8_t)(((df) + 3) + 7 * ((dr) + 3)))
+#define XQ_DOUBLE_DF(code) ((int)((code) & 0x7f) % 7 - 3)
+#define XQ_DOUBLE_DR(code) ((int)((code) & 0x7f) / 7 - 3)
+
+/* Bytes of rule-module state in a position (core/module.h lays them out). */
+enum { XQ_MOD_STATE = 8 };
 
 typedef struct MoveList {
     int count;

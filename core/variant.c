@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ini.h"
+#include "module.h"
 #include "position.h"
 
 /* Growable arrays used while compiling. */
@@ -597,6 +598,55 @@ static int load_pieces(Variant *v, KindDef *defs, const IniFile *ini, const char
     return 0;
 }
 
+/* [powered NAME]: a second set of atoms for piece NAME, used instead of its own when a rule
+ * module powers that kind (mod_cube: the kind on the top face). */
+static int load_powered(Variant *v, KindDef *pdefs, const IniFile *ini, const char *name, XqError *err)
+{
+    for (int i = 0; i < ini->count; i++) {
+        const IniEntry *e = &ini->entries[i];
+        if (strncmp(e->section, "powered ", 8) != 0)
+            continue;
+        const char *kname = e->section + 8;
+        while (*kname == ' ')
+            kname++;
+        int k;
+        for (k = 0; k < v->nkinds; k++)
+            if (!strcmp(v->kinds[k].name, kname))
+                break;
+        if (k == v->nkinds)
+            return fail(err, name, e->line, "[powered %s] names no [piece] section", kname);
+        KindDef *d = &pdefs[k];
+        if (strcmp(e->key, "step") && strcmp(e->key, "slide") && strcmp(e->key, "hop") &&
+            strcmp(e->key, "leap"))
+            return fail(err, name, e->line, "unknown key '%s' in a [powered] section (expected "
+                        "step, slide, hop, leap)", e->key);
+        if (d->natoms >= MAX_ATOMS)
+            return fail(err, name, e->line, "too many atoms for one piece (at most 8)%s", NULL);
+        if (parse_atom(v, &d->atoms[d->natoms], e->key, e->value, name, e->line, err) < 0)
+            return -1;
+        if (!d->line)
+            d->line = e->line;
+        d->natoms++;
+        v->powered_kinds |= (uint16_t)(1u << k);
+    }
+    for (int k = 0; k < v->nkinds; k++)
+        for (int a = 0; a < pdefs[k].natoms; a++) {
+            Atom *at = &pdefs[k].atoms[a];
+            if (!at->target_letters[0])
+                continue;
+            at->targets = 0;
+            for (const char *c = at->target_letters; *c; c++) {
+                int t = variant_find_kind_by_letter(v, *c);
+                if (t < 0) {
+                    char l[2] = {*c, 0};
+                    return fail(err, name, at->line, "targets: no piece has letter '%s'", l);
+                }
+                at->targets |= (uint16_t)(1u << t);
+            }
+        }
+    return 0;
+}
+
 /* ---- rules and variant section ------------------------------------------------------------ */
 
 static int load_rules(Variant *v, const IniFile *ini, const char *name, XqError *err)
@@ -655,10 +705,14 @@ static int load_rules(Variant *v, const IniFile *ini, const char *name, XqError 
                 return fail(err, name, e->line, "unknown rule '%s' (expected flying_general, "
                             "stalemate, move_limit, check_cap, repetition, repetition_count)", k);
             }
+        } else if (module_for_section(e->section)) {
+            /* A rule module's section switches it on (core/module.h). */
+            v->modules |= module_for_section(e->section)->bit;
         } else if (strcmp(e->section, "board") && strcmp(e->section, "zones") &&
-                   strncmp(e->section, "piece", 5)) {
+                   strncmp(e->section, "piece", 5) && strncmp(e->section, "powered ", 8)) {
             return fail(err, name, e->line, "unknown section [%s] (expected variant, board, "
-                        "zones, piece NAME, rules)", e->section);
+                        "zones, piece NAME, powered NAME, rules, reserve, cube, multimove)",
+                        e->section);
         }
     }
     if (!v->name[0])
@@ -702,14 +756,22 @@ static int push_leap(Builder *b, LeapEntry e)
     return 0;
 }
 
-static int compile_tables(Variant *v, const KindDef *defs, Builder *b, const char *name, XqError *err)
+/* Compiles the atoms of `defs` into `out`; a kind not in `kinds` gets a copy of its plain table
+ * slice (powered tables), and the flying-general rays go to the plain tables only. */
+static int compile_tables(Variant *v, const KindDef *defs, Builder *b, MoveTable (*out)[2][XQ_MAX_POINTS],
+                          unsigned kinds, const char *name, XqError *err)
 {
+    bool plain = out == v->table;
     for (int k = 0; k < v->nkinds; k++) {
         const PieceKind *pk = &v->kinds[k];
+        if (!(kinds >> k & 1)) {
+            memcpy(out[k], v->table[k], sizeof out[k]);
+            continue;
+        }
         for (int s = 0; s < 2; s++) {
             Side side = (Side)s;
             for (int p = 0; p < v->npoints; p++) {
-                MoveTable *t = &v->table[k][s][p];
+                MoveTable *t = &out[k][s][p];
                 t->leap_first = (uint16_t)b->nleaps;
                 t->ray_first = (uint16_t)b->nrays;
                 int f = v->point_file[p], r = v->point_rank[p];
@@ -803,7 +865,7 @@ static int compile_tables(Variant *v, const KindDef *defs, Builder *b, const cha
                     }
                 }
                 /* Flying general: the royal piece attacks an enemy royal piece along open lines. */
-                if (pk->royal && v->rules.flying_general != FLYING_NONE) {
+                if (plain && pk->royal && v->rules.flying_general != FLYING_NONE) {
                     uint8_t dirs = v->rules.flying_general == FLYING_FILE
                                        ? (uint8_t)((1 << DIR_N) | (1 << DIR_S)) : (uint8_t)0x55;
                     for (int d = 0; d < DIR_COUNT; d++) {
@@ -941,6 +1003,12 @@ static void init_zobrist(Variant *v)
         for (int p = 0; p < XQ_MAX_POINTS; p++)
             v->zobrist_piece[pc][p] = splitmix64(&seed);
     v->zobrist_side = splitmix64(&seed);
+    /* Module state bytes: drawn after the piece keys so standard keys stay as they were. */
+    for (int i = 0; i < XQ_MOD_STATE; i++) {
+        v->zobrist_module[i][0] = 0;
+        for (int x = 1; x < 256; x++)
+            v->zobrist_module[i][x] = splitmix64(&seed);
+    }
 }
 
 /* The start FEN must parse as a position of this variant. */
@@ -958,9 +1026,10 @@ Variant *variant_load_text(const char *text, const char *name, XqError *err)
 {
     Variant *v = calloc(1, sizeof *v);
     KindDef *defs = calloc(XQ_MAX_KINDS, sizeof *defs);
+    KindDef *pdefs = calloc(XQ_MAX_KINDS, sizeof *pdefs);
     Builder b = {0};
     IniFile ini = {0};
-    if (!v || !defs) {
+    if (!v || !defs || !pdefs) {
         fail(err, name, 0, "out of memory%s", NULL);
         goto error;
     }
@@ -980,8 +1049,32 @@ Variant *variant_load_text(const char *text, const char *name, XqError *err)
         fail(err, name, 0, "flying_general needs a royal piece (royal = yes)%s", NULL);
         goto error;
     }
-    if (compile_tables(v, defs, &b, name, err) < 0)
+    if (load_powered(v, pdefs, &ini, name, err) < 0)
         goto error;
+    if (compile_tables(v, defs, &b, v->table, 0xffffu, name, err) < 0)
+        goto error;
+    if (v->powered_kinds) {
+        v->powered = calloc(XQ_MAX_KINDS, sizeof *v->powered);
+        if (!v->powered) {
+            fail(err, name, 0, "out of memory%s", NULL);
+            goto error;
+        }
+        if (compile_tables(v, pdefs, &b, v->powered, v->powered_kinds, name, err) < 0)
+            goto error;
+    }
+    for (int i = 0; i < module_count(); i++)
+        if ((v->modules & module_at(i)->bit) && module_at(i)->defaults)
+            module_at(i)->defaults(v);
+    for (int i = 0; i < ini.count; i++) {
+        const RuleModule *mod = module_for_section(ini.entries[i].section);
+        if (mod && mod->parse_option && mod->parse_option(v, &ini.entries[i], name, err) < 0)
+            goto error;
+    }
+    for (int i = 0; i < module_count(); i++) {
+        const RuleModule *mod = module_at(i);
+        if ((v->modules & mod->bit) && mod->finish_load && mod->finish_load(v, name, err) < 0)
+            goto error;
+    }
     /* Keep every table array allocated, even when empty: move generation offsets these
      * pointers unconditionally, and offsetting NULL is undefined behaviour. */
     LeapEntry *leaps = grow(b.leaps, &b.capleaps, 1, sizeof *b.leaps);
@@ -1020,10 +1113,12 @@ Variant *variant_load_text(const char *text, const char *name, XqError *err)
     }
     ini_free(&ini);
     free(defs);
+    free(pdefs);
     return v;
 error:
     ini_free(&ini);
     free(defs);
+    free(pdefs);
     free(b.leaps);
     free(b.rays);
     free(b.pts);
@@ -1050,5 +1145,6 @@ void variant_free(Variant *v)
     free(v->rays);
     free(v->ray_points);
     free(v->reverse_leaps);
+    free(v->powered);
     free(v);
 }

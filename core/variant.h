@@ -83,6 +83,34 @@ typedef struct RuleOptions {
     int repetition_count;      /* occurrence that triggers the verdict (3) */
 } RuleOptions;
 
+/* Rule modules (core/module.h): one bit each, switched on by the module's section. */
+enum { MOD_RESERVE = 1, MOD_CUBE = 2, MOD_MULTIMOVE = 4 };
+
+/* [reserve] (mod_reserve.c): captured pieces of `kinds` go to their owner's reserve; a piece of
+ * `exchange_kinds` standing in `zone` may, as a whole move, be exchanged for one of them. */
+typedef struct ReserveOptions {
+    uint16_t kinds;
+    uint16_t exchange_kinds;
+    int zone;
+} ReserveOptions;
+
+/* [cube] (mod_cube.c): each royal piece is a cube whose faces are piece kinds. */
+typedef struct CubeOptions {
+    int8_t opposite[XQ_MAX_KINDS]; /* kind on the opposite face, -1 if not a face */
+    uint16_t faces;                /* kinds that are faces */
+    int start_face;                /* kind face up at the start of the game */
+    bool roll_twice;               /* may a side roll on two consecutive own turns */
+    bool face_flying;              /* the general-face flying attack of RULES.md 9 */
+} CubeOptions;
+
+/* [multimove] (mod_multimove.c): `side` moves either one piece not in `double_kinds`, or two
+ * sub-moves of pieces in `double_kinds`. */
+typedef struct MultiMoveOptions {
+    Side side;
+    uint16_t double_kinds;
+    bool second_optional;
+} MultiMoveOptions;
+
 typedef struct Zone {
     char name[XQ_NAME_MAX];
     PointSet points[2];        /* per side: Red as declared, Black mirrored across the river */
@@ -129,8 +157,19 @@ typedef struct Variant {
     RuleOptions rules;
     char start_fen[256];
 
+    /* Rule modules (core/module.h). `powered` holds a second table per (kind, side, point) for
+     * kinds with a [powered NAME] section (the copy of the plain table for the others); a rule
+     * module decides when a side's kind uses it (mod_cube: the top face). NULL if unused. */
+    uint32_t modules;
+    ReserveOptions reserve;
+    CubeOptions cube;
+    MultiMoveOptions multi;
+    MoveTable (*powered)[2][XQ_MAX_POINTS];
+    uint16_t powered_kinds;
+
     uint64_t zobrist_piece[32][XQ_MAX_POINTS];
     uint64_t zobrist_side;
+    uint64_t zobrist_module[XQ_MOD_STATE][256]; /* per state byte and value; value 0 hashes 0 */
 } Variant;
 
 /* Error detail for loaders and parsers: file, line (0 if none) and message. */
