@@ -37,6 +37,7 @@ static void usage(FILE *out)
         "  -t, --threads T      worker threads (default: all cores, or OMP_NUM_THREADS)\n"
         "      --playouts P     playouts per move (overrides the preset)\n"
         "      --seed S         base seed (default 1)\n"
+        "      --fen FEN        start every game from this position (default: the variant's)\n"
         "      --preset NAME    run preset: quick, standard, strong, or a file (configs/runs)\n"
         "      --weights FILE   evaluation weights (default configs/weights/VARIANT.ini)\n"
         "      --set KEY=VALUE  any search parameter (see docs/cli.md), repeatable\n"
@@ -83,7 +84,7 @@ static int totals_from_file(const char *path, RunTotals *totals, XqError *err)
 int cmd_selfplay(int argc, char **argv)
 {
     const char *variant_arg = NULL, *out = NULL, *preset = NULL, *weights = NULL;
-    const char *progress = NULL;
+    const char *progress = NULL, *fen = NULL;
     long games = 100, threads = 0, playouts = -1;
     uint64_t seed = 1;
     double log_interval = 30;
@@ -115,6 +116,8 @@ int cmd_selfplay(int argc, char **argv)
         } else if (!strcmp(a, "--seed") && has) {
             if (cli_parse_u64("selfplay", "--seed", argv[++i], &seed) < 0)
                 return EXIT_USAGE;
+        } else if (!strcmp(a, "--fen") && has) {
+            fen = argv[++i];
         } else if (!strcmp(a, "--preset") && has) {
             preset = argv[++i];
         } else if (!strcmp(a, "--weights") && has) {
@@ -193,6 +196,15 @@ int cmd_selfplay(int argc, char **argv)
         status = EXIT_FAILURE_RUN;
         goto cleanup;
     }
+    if (fen) {
+        Position *check = malloc(sizeof *check);
+        int frc = check ? pos_set_fen(check, v, fen, &err) : -1;
+        free(check);
+        if (frc < 0) {
+            status = cli_error(EXIT_USAGE, "selfplay", "bad --fen: %s", check ? err.message : "out of memory");
+            goto cleanup;
+        }
+    }
     if (!weights)
         weights = cli_config_path("weights", v->name, path, sizeof path);
     e = eval_create(v, weights, &err);
@@ -219,6 +231,7 @@ int cmd_selfplay(int argc, char **argv)
 
     SelfplayOptions o = SELFPLAY_OPTIONS_INIT;
     o.variant = v;
+    o.start_fen = fen;
     o.eval = e;
     o.params = &params;
     o.seed = seed;

@@ -211,7 +211,7 @@ static void run_workers(Shared *s)
             GameRecord g;
             GameStats gs;
             Slot *slot = &s->slots[index % s->capacity];
-            if (game_play(m, o->params, o->variant, o->seed, index, pos, &buf, &g, &gs) < 0 ||
+            if (game_play(m, o->params, o->variant, o->start_fen, o->seed, index, pos, &buf, &g, &gs) < 0 ||
                 copy_game(&slot->game, &g) < 0) {
                 XqError err = {.line = 0};
                 snprintf(err.file, sizeof err.file, "selfplay");

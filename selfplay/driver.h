@@ -12,6 +12,7 @@ typedef enum { PROGRESS_QUIET, PROGRESS_AUTO, PROGRESS_LIVE, PROGRESS_LOG } Prog
 
 typedef struct SelfplayOptions {
     const Variant *variant;
+    const char *start_fen;      /* NULL: the variant's start position */
     const Evaluator *eval;
     const SearchParams *params;
     uint64_t seed;              /* base seed: game i is seeded from (seed, i) */
@@ -30,7 +31,7 @@ typedef struct SelfplayOptions {
 } SelfplayOptions;
 
 #define SELFPLAY_OPTIONS_INIT                                                                    \
-    {NULL, NULL, NULL, 1, 0, 0, 0, 1, 0, NULL, false, "", "", PROGRESS_AUTO, 30.0, 64, NULL}
+    {NULL, NULL, NULL, NULL, 1, 0, 0, 0, 1, 0, NULL, false, "", "", PROGRESS_AUTO, 30.0, 64, NULL}
 
 typedef struct SelfplayReport {
     uint64_t resumed_games;     /* complete games found in OUT.tmp on --resume */

@@ -66,7 +66,7 @@ static Result loss_for(Side s)
     return s == RED ? RESULT_BLACK_WINS : RESULT_RED_WINS;
 }
 
-int game_play(Mcts *m, const SearchParams *p, const Variant *v, uint64_t seed,
+int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *start_fen, uint64_t seed,
               uint64_t index, Position *pos, GameBuffers *buf, GameRecord *g, GameStats *stats)
 {
     double t0 = now_seconds();
@@ -74,7 +74,8 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, uint64_t seed,
     uint64_t game_seed = rng_game_seed(seed, index);
     rng_init(&rng, game_seed);
     mcts_reset(m);
-    pos_init_start(pos, v);
+    if (!start_fen || pos_set_fen(pos, v, start_fen, NULL) < 0)
+        pos_init_start(pos, v);
 
     memset(g, 0, sizeof *g);
     g->index = index;

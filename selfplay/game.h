@@ -24,11 +24,12 @@ typedef struct GameStats {
     uint64_t playouts;      /* new playouts of all searches */
 } GameStats;
 
-/* Plays game `index` of a run with base seed `seed`: search with `m` (reset first), temperature
+/* Plays game `index` of a run with base seed `seed` from `start_fen` (NULL: the variant's start
+ * position; the caller has checked the FEN): search with `m` (reset first), temperature
  * and noise per `p`, resignation and length cap per `p`. Fills *g (arrays point into *buf, valid
  * until the next call with the same buffers) and *stats. `pos` is scratch space.
  * Returns 0, or -1 if a buffer could not grow (out of memory). */
-int game_play(Mcts *m, const SearchParams *p, const Variant *v, uint64_t seed,
+int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *start_fen, uint64_t seed,
               uint64_t index, Position *pos, GameBuffers *buf, GameRecord *g, GameStats *stats);
 
 #endif

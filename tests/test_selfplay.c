@@ -1,0 +1,257 @@
+/* test_selfplay.c - the self-play game loop reaches every termination from crafted positions,
+ * games are reproducible from (seed, index), and the run totals add up. */
+#include "test_util.h"
+
+#include <math.h>
+
+#include "game.h"
+#include "summary.h"
+
+typedef struct Fixture {
+    Variant *v;
+    Evaluator *e;
+    SearchParams p;
+    Mcts *m;
+    Position *pos;
+    GameBuffers buf;
+} Fixture;
+
+static int setup_variant(void **state, const char *variant_text)
+{
+    Fixture *f = calloc(1, sizeof *f);
+    XqError err;
+    if (variant_text) {
+        f->v = variant_load_text(variant_text, "test variant", &err);
+    } else {
+        f->v = test_load_variant("xiangqi");
+    }
+    assert_non_null(f->v);
+    f->e = eval_create(f->v, NULL, &err);
+    assert_non_null(f->e);
+    params_default(&f->p);
+    f->p.playouts = 64;
+    f->p.arena_nodes = 1 << 16;
+    f->pos = malloc(sizeof *f->pos);
+    *state = f;
+    return 0;
+}
+
+static int setup(void **state)
+{
+    return setup_variant(state, NULL);
+}
+
+static int teardown(void **state)
+{
+    Fixture *f = *state;
+    mcts_free(f->m);
+    game_buffers_free(&f->buf);
+    free(f->pos);
+    eval_free(f->e);
+    variant_free(f->v);
+    free(f);
+    return 0;
+}
+
+static GameRecord play(Fixture *f, const char *fen, uint64_t seed, uint64_t index, GameStats *gs)
+{
+    mcts_free(f->m);
+    f->m = mcts_create(f->v, f->e, &f->p);
+    assert_non_null(f->m);
+    GameRecord g;
+    assert_int_equal(game_play(f->m, &f->p, f->v, fen, seed, index, f->pos, &f->buf, &g, gs), 0);
+    return g;
+}
+
+/* Red to move mates at once (chariot b0-b9; rank 8 is held by the chariot on a8). */
+static void reaches_checkmate(void **state)
+{
+    Fixture *f = *state;
+    GameStats gs;
+    GameRecord g = play(f, "4k4/R8/9/9/9/9/p8/9/9/1R1K5 w - - 0 1", 1, 0, &gs);
+    assert_int_equal(g.termination, TERM_CHECKMATE);
+    assert_int_equal(g.result, RESULT_RED_WINS);
+    assert_int_equal(g.plies, 1);
+    assert_int_equal(g.npositions, 1);
+    assert_string_equal(g.start_fen, "4k4/R8/9/9/9/9/p8/9/9/1R1K5 w - - 0 1");
+}
+
+/* Black to move, not in check, with no legal move: the general on e9 cannot go to d9 or f9
+ * (red chariots on d2 and f2 hold those files) nor to e8 (red horse on c7, leg d7 empty), and
+ * Red's general on d0 is off the e-file. Stalemate loses for Black before any move is made. */
+static void reaches_stalemate(void **state)
+{
+    Fixture *f = *state;
+    GameStats gs;
+    GameRecord g = play(f, "4k4/9/2N6/9/9/9/9/3R1R3/9/3K5 b - - 0 1", 1, 0, &gs);
+    assert_int_equal(g.termination, TERM_STALEMATE);
+    assert_int_equal(g.result, RESULT_RED_WINS);
+    assert_int_equal(g.plies, 0);
+}
+
+/* Two plies before the natural move limit, with nothing to capture: a draw by the move limit. */
+static void reaches_move_limit(void **state)
+{
+    Fixture *f = *state;
+    GameStats gs;
+    GameRecord g = play(f, "3k5/9/9/9/9/9/9/9/9/5K3 w - - 118 60", 1, 0, &gs);
+    assert_int_equal(g.termination, TERM_MOVE_LIMIT);
+    assert_int_equal(g.result, RESULT_DRAW);
+    assert_int_equal(g.plies, 2);
+}
+
+/* The length cap ends a game as an adjudicated draw. */
+static void reaches_length_cap(void **state)
+{
+    Fixture *f = *state;
+    f->p.max_plies = 6;
+    f->p.resign_moves = 0;
+    GameStats gs;
+    GameRecord g = play(f, NULL, 1, 0, &gs);
+    assert_int_equal(g.termination, TERM_LENGTH_CAP);
+    assert_int_equal(g.result, RESULT_DRAW);
+    assert_int_equal(g.plies, 6);
+    f->p.max_plies = 400;
+}
+
+/* A side down to a bare general against a full army resigns once its value stays below the
+ * threshold for resign_moves moves (resignation enabled in every game). */
+static void reaches_resignation(void **state)
+{
+    Fixture *f = *state;
+    f->p.resign_moves = 1;
+    f->p.resign_threshold = 0.5;
+    f->p.resign_disabled_fraction = 0;
+    GameStats gs;
+    GameRecord g = play(f, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/9/9/4K4 w - - 0 1", 1, 0, &gs);
+    assert_int_equal(g.termination, TERM_RESIGNATION);
+    assert_int_equal(g.result, RESULT_BLACK_WINS);
+    assert_false(gs.resign_disabled);
+    f->p.resign_moves = 4;
+    f->p.resign_threshold = 0.95;
+    f->p.resign_disabled_fraction = 0.1;
+}
+
+/* Same seed and index: the same game, move for move; another index: another game. */
+static void games_reproduce_from_seed_and_index(void **state)
+{
+    Fixture *f = *state;
+    f->p.max_plies = 40;
+    GameStats gs;
+    GameRecord a = play(f, NULL, 7, 3, &gs);
+    int n = a.nmoves;
+    Move *first = malloc((size_t)n * sizeof *first);
+    memcpy(first, a.moves, (size_t)n * sizeof *first);
+    uint64_t seed_a = a.seed;
+    GameRecord b = play(f, NULL, 7, 3, &gs);
+    assert_int_equal(b.nmoves, n);
+    assert_memory_equal(b.moves, first, (size_t)n * sizeof *first);
+    assert_true(b.seed == seed_a);
+    GameRecord c = play(f, NULL, 7, 4, &gs);
+    assert_true(c.seed != seed_a);
+    bool differs = c.nmoves != n || memcmp(c.moves, first, (size_t)n * sizeof *first) != 0;
+    assert_true(differs);
+    free(first);
+    f->p.max_plies = 400;
+}
+
+/* Every recorded position replays: the board bytes equal the position reached by the moves
+ * before it, and the played move is legal there; policies sum to at most the root visits. */
+static void records_replay(void **state)
+{
+    Fixture *f = *state;
+    f->p.max_plies = 60;
+    GameStats gs;
+    GameRecord g = play(f, NULL, 11, 0, &gs);
+    Position *replay = malloc(sizeof *replay);
+    pos_init_start(replay, f->v);
+    for (int i = 0; i < g.npositions; i++) {
+        const PositionRecord *r = &g.positions[i];
+        assert_memory_equal(r->board, replay->board, (size_t)f->v->npoints);
+        assert_int_equal(r->side, replay->side);
+        assert_int_equal(r->ply, replay->ply);
+        assert_true(pos_move_is_legal(replay, r->played));
+        assert_true(r->played == g.moves[i]);
+        uint64_t sum = 0;
+        for (int k = 0; k < r->policy_count; k++)
+            sum += g.policy_visits[r->policy_first + (uint32_t)k];
+        assert_true(sum > 0 && sum <= r->visits);
+        assert_true(r->root_value >= -1.0f && r->root_value <= 1.0f);
+        Undo u;
+        pos_do_move(replay, r->played, &u);
+    }
+    free(replay);
+    assert_true(gs.playouts >= (uint64_t)g.npositions); /* at least one playout per search */
+    f->p.max_plies = 400;
+}
+
+/* Without a move limit, two bare generals shuffle until a position occurs a third time: a draw
+ * by repetition (neither side checks or chases). */
+static const char *NO_LIMIT_VARIANT =
+    "[variant]\nname = nolimit\nstart = 3k5/9/9/9/9/9/9/9/9/5K3 w - - 0 1\n"
+    "[board]\nfiles = 9\nranks = 10\ngrid = a0-i9\nlines = d0-f2, f0-d2, d7-f9, f7-d9\n"
+    "[zones]\npalace = d0-f2\n"
+    "[piece general]\nletter = K\nroyal = yes\nstand = palace\nstep = orth\n"
+    "[rules]\nflying_general = file\nmove_limit = 0\nrepetition = asian\n";
+
+static int setup_no_limit(void **state)
+{
+    return setup_variant(state, NO_LIMIT_VARIANT);
+}
+
+static void reaches_repetition(void **state)
+{
+    Fixture *f = *state;
+    f->p.max_plies = 1000;
+    GameStats gs;
+    GameRecord g = play(f, NULL, 3, 0, &gs);
+    assert_int_equal(g.termination, TERM_REPETITION_DRAW);
+    assert_int_equal(g.result, RESULT_DRAW);
+    assert_true(g.plies >= 8);
+}
+
+/* Totals: W/D/L, lengths and the Wilson interval agree with hand counts. */
+static void totals_add_up(void **state)
+{
+    (void)state;
+    RunTotals t = {0};
+    GameRecord g = {0};
+    int8_t results[4] = {RESULT_RED_WINS, RESULT_RED_WINS, RESULT_DRAW, RESULT_BLACK_WINS};
+    uint16_t plies[4] = {10, 20, 30, 41};
+    for (int i = 0; i < 4; i++) {
+        g.result = results[i];
+        g.plies = plies[i];
+        g.termination = i == 2 ? TERM_MOVE_LIMIT : TERM_CHECKMATE;
+        assert_int_equal(totals_add(&t, &g, -1), 0);
+    }
+    assert_int_equal(t.games, 4);
+    assert_int_equal(t.red_wins, 2);
+    assert_int_equal(t.draws, 1);
+    assert_int_equal(t.black_wins, 1);
+    assert_int_equal(t.plies_sum, 101);
+    assert_int_equal(t.by_reason[TERM_CHECKMATE], 3);
+    /* Wilson interval of 2.5 / 4 at z = 1.96, worked by hand: p = 0.625, z^2 / n = 0.9604,
+     * centre (0.625 + 0.4802) / 1.9604 = 0.5638, half 1.96 * sqrt(0.05859 + 0.06003) / 1.9604
+     * = 0.3443. */
+    double lo, hi;
+    wilson_interval(2.5, 4, 1.96, &lo, &hi);
+    assert_true(fabs(lo - 0.2194) < 1e-3);
+    assert_true(fabs(hi - 0.9081) < 1e-3);
+    totals_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(reaches_checkmate, setup, teardown),
+        cmocka_unit_test_setup_teardown(reaches_stalemate, setup, teardown),
+        cmocka_unit_test_setup_teardown(reaches_move_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(reaches_length_cap, setup, teardown),
+        cmocka_unit_test_setup_teardown(reaches_resignation, setup, teardown),
+        cmocka_unit_test_setup_teardown(games_reproduce_from_seed_and_index, setup, teardown),
+        cmocka_unit_test_setup_teardown(records_replay, setup, teardown),
+        cmocka_unit_test_setup_teardown(reaches_repetition, setup_no_limit, teardown),
+        cmocka_unit_test(totals_add_up),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
