@@ -23,6 +23,7 @@ struct DatasetReader {
 
 void dsr_close(DatasetReader *r)
 {
+    schema_quiet_hdf5(); /* per thread: see schema.h */
     if (!r)
         return;
     for (int c = 0; c < NCOLUMNS; c++) {
@@ -296,6 +297,7 @@ static int read_game_row(DatasetReader *r, uint64_t i, GameRow *row)
 
 int dsr_read_game(DatasetReader *r, uint64_t i, GameRecord *g, XqError *err)
 {
+    schema_quiet_hdf5(); /* per thread: see schema.h */
     memset(g, 0, sizeof *g);
     const DatasetSummary *s = &r->summary;
     if (i >= s->ngames)
@@ -410,6 +412,7 @@ cleanup:
 
 int dsr_outcomes(DatasetReader *r, DatasetOutcomes *out, XqError *err)
 {
+    schema_quiet_hdf5(); /* per thread: see schema.h */
     memset(out, 0, sizeof *out);
     int rc = -1;
     uint64_t n = r->summary.ngames;

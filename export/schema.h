@@ -54,7 +54,9 @@ hid_t schema_mem_type(ColumnType t);
 /* Human-readable dtype ("uint8", "int16", "S256"). */
 const char *schema_type_name(ColumnType t);
 
-/* Switches off HDF5's automatic error printing (errors are reported through XqError). */
+/* Switches off HDF5's automatic error printing (errors are reported through XqError). The
+ * thread-safe HDF5 keeps this setting per thread, so every public entry point calls it: a writer
+ * opened on one thread and used from another would otherwise print HDF5-DIAG stacks. */
 void schema_quiet_hdf5(void);
 
 /* Fills *err (file = path, line 0) with the formatted message, followed by the most specific

@@ -1,11 +1,15 @@
 /* writer.c - the dataset writer: buffers games in memory, appends them to the column datasets of
- * PATH.tmp at each flush, renames to PATH at close, and resumes an interrupted PATH.tmp. */
+ * PATH.tmp at each flush (recording the committed row counts in the journal PATH.tmp.games),
+ * renames a compact copy to PATH at close, and verifies and resumes an interrupted PATH.tmp. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "schema.h"
@@ -28,6 +32,7 @@ typedef struct ByteBuffer {
 struct DatasetWriter {
     char path[1024];
     char tmp_path[1040];
+    char journal_path[1060];          /* PATH.tmp.games */
     hid_t file;
     hid_t dset[NCOLUMNS];
     hid_t mtype[NCOLUMNS];
@@ -195,13 +200,307 @@ static int set_rows(DatasetWriter *w, Column c, uint64_t rows, XqError *err)
     return 0;
 }
 
-/* Reopens PATH.tmp: checks it belongs to the same run, counts complete games (rows present in
- * every /games column) and trims the rows of a game whose game row never made it to disk. */
+static void warn(const char *path, const char *what)
+{
+    fprintf(stderr, "xqlab: warning: %s: %s\n", path, what);
+}
+
+/* Creates PATH.tmp (or a rebuilt copy of it). HDF5's default file-space strategy hands the space
+ * of a chunk it has just replaced to the next chunk it writes; every flush replaces the partial
+ * last chunk of every column, so a kill between the chunk writes and the metadata of a flush left
+ * the chunks the old metadata points at overwritten by other columns' data (measured: the file
+ * of most kills during a flush failed to decode). With no free-space manager (strategy NONE)
+ * replaced chunks are simply left behind, so the state of the previous flush stays intact until
+ * the new metadata is complete. The holes go away in the compact copy made at close. */
+static hid_t create_tmp_file(const char *path)
+{
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    if (fcpl < 0)
+        return -1;
+    hid_t f = -1;
+    if (H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, 1) >= 0)
+        f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    H5Pclose(fcpl);
+    return f;
+}
+
+/* ---- the journal PATH.tmp.games ----
+ * After every completed flush the row counts it committed are written to PATH.tmp.games.new and
+ * renamed over PATH.tmp.games, so the journal is always whole and never ahead of the data. A kill
+ * inside a flush can leave HDF5's dimensions newer than the chunks they describe; --resume trusts
+ * the journal instead. The journal names the file it describes by device and inode, so one left
+ * from another file (or from before a rebuild renamed a new .tmp into place) is never applied. */
+static const char JOURNAL_MAGIC[8] = {'X', 'Q', 'J', 'R', 'N', 'L', '0', '1'};
+
+typedef struct Journal {
+    char magic[8];
+    uint64_t dev, ino;
+    uint64_t rows[LEN_COUNT];
+    uint64_t check;           /* FNV-1a of the bytes before it */
+} Journal;
+
+static uint64_t fnv1a(const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* Makes rename() of a finished file survive a power loss too (a kill does not need it). */
+static void sync_path(const char *path, bool directory)
+{
+    int fd = open(path, directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
+static void sync_parent(const char *path)
+{
+    char dir[1040];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    sync_path(dir, true);
+}
+
+/* Records that the file at `described` holds w->total rows of every length class. */
+static int journal_write(const DatasetWriter *w, const char *described, XqError *err)
+{
+    struct stat st;
+    if (stat(described, &st) != 0)
+        return schema_fail(err, described, "cannot stat: %s", strerror(errno));
+    Journal j;
+    memset(&j, 0, sizeof j);
+    memcpy(j.magic, JOURNAL_MAGIC, sizeof j.magic);
+    j.dev = (uint64_t)st.st_dev;
+    j.ino = (uint64_t)st.st_ino;
+    for (int k = 0; k < LEN_COUNT; k++)
+        j.rows[k] = w->total[k];
+    j.check = fnv1a(&j, offsetof(Journal, check));
+    char next[1080];
+    snprintf(next, sizeof next, "%s.new", w->journal_path);
+    int fd = open(next, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return schema_fail(err, next, "cannot create the journal: %s", strerror(errno));
+    ssize_t n = write(fd, &j, sizeof j);
+    int saved = errno;
+    if (close(fd) != 0 && n == (ssize_t)sizeof j) {
+        saved = errno;
+        n = -1;
+    }
+    if (n != (ssize_t)sizeof j) {
+        remove(next);
+        return schema_fail(err, next, "cannot write the journal: %s", n < 0 ? strerror(saved) : "short write");
+    }
+    if (rename(next, w->journal_path) != 0)
+        return schema_fail(err, next, "cannot rename to %s: %s", w->journal_path, strerror(errno));
+    return 0;
+}
+
+/* Reads the journal; true if it is whole and describes the file at `path`. */
+static bool journal_read(const DatasetWriter *w, const char *path, Journal *j)
+{
+    struct stat st;
+    FILE *f = fopen(w->journal_path, "rb");
+    if (!f)
+        return false;
+    size_t n = fread(j, 1, sizeof *j, f);
+    fclose(f);
+    return n == sizeof *j && !memcmp(j->magic, JOURNAL_MAGIC, sizeof j->magic) &&
+           j->check == fnv1a(j, offsetof(Journal, check)) && stat(path, &st) == 0 &&
+           j->dev == (uint64_t)st.st_dev && j->ino == (uint64_t)st.st_ino;
+}
+
+static uint64_t chunk_rows(hid_t dset)
+{
+    hsize_t dims[2] = {0, 0};
+    hid_t dcpl = H5Dget_create_plist(dset);
+    int rank = dcpl >= 0 ? H5Pget_chunk(dcpl, 2, dims) : -1;
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    return rank > 0 ? (uint64_t)dims[0] : 0;
+}
+
+/* Decodes rows [0, limit) of column c one chunk at a time and sets *good to the rows before the
+ * first chunk that fails (the zstd frames carry checksums, so a chunk overwritten or cut short
+ * fails here rather than decoding to other numbers). Returns -1 only if memory runs out. */
+static int verify_column(DatasetWriter *w, Column c, uint64_t limit, uint64_t *good, XqError *err)
+{
+    uint64_t step = chunk_rows(w->dset[c]);
+    size_t rb = row_bytes(w, c);
+    *good = 0;
+    if (step == 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0;
+    }
+    void *buf = malloc((size_t)step * rb);
+    if (!buf)
+        return schema_fail(err, w->tmp_path, "out of memory checking %s", SCHEMA_COLUMNS[c].path);
+    int width = SCHEMA_COLUMNS[c].per_point ? w->npoints : 1;
+    uint64_t at = 0;
+    while (at < limit) {
+        uint64_t n = limit - at < step ? limit - at : step;
+        if (schema_read_rows(w->dset[c], w->mtype[c], at, n, width, buf) < 0) {
+            H5Eclear2(H5E_DEFAULT);
+            break;
+        }
+        at += n;
+    }
+    free(buf);
+    *good = at;
+    return 0;
+}
+
+/* Rows every length class needs for the first `games` game rows (all verified readable). */
+static int game_ends(DatasetWriter *w, uint64_t games, uint64_t end[LEN_COUNT], XqError *err)
+{
+    memset(end, 0, LEN_COUNT * sizeof end[0]);
+    end[LEN_GAMES] = games;
+    if (games == 0)
+        return 0;
+    uint64_t first_pos, first_pol, first_move, g = games - 1;
+    uint32_t npos, npol, nmov;
+    if (read_one(w, C_GAME_FIRST_POSITION, g, &first_pos, err) < 0 ||
+        read_one(w, C_GAME_POSITION_COUNT, g, &npos, err) < 0 ||
+        read_one(w, C_GAME_FIRST_POLICY, g, &first_pol, err) < 0 ||
+        read_one(w, C_GAME_POLICY_COUNT, g, &npol, err) < 0 ||
+        read_one(w, C_GAME_FIRST_MOVE, g, &first_move, err) < 0 ||
+        read_one(w, C_GAME_MOVE_COUNT, g, &nmov, err) < 0)
+        return -1;
+    end[LEN_POSITIONS] = first_pos + npos;
+    end[LEN_POLICY] = first_pol + npol;
+    end[LEN_MOVES] = first_move + nmov;
+    return 0;
+}
+
+static int open_columns(DatasetWriter *w, XqError *err)
+{
+    for (int c = 0; c < NCOLUMNS; c++) {
+        w->dset[c] = schema_open_column(w->file, c, w->npoints, &w->disk_rows[c], w->tmp_path, err);
+        if (w->dset[c] < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static herr_t copy_attribute(hid_t src, const char *name, const H5A_info_t *info, void *data);
+static int write_column(DatasetWriter *w, Column c, XqError *err);
+
+/* Replaces PATH.tmp by a fresh file holding rows [0, end) of every column, copied from the open
+ * file (decoded and compressed again). Used when resume found a damaged chunk: trimming in place
+ * would free chunk addresses that damaged metadata may share with live chunks. The new file is
+ * complete and its journal written before it is renamed over PATH.tmp, so a kill at any moment
+ * leaves either the old file with its journal or the new one with its own (dsw_open finishes a
+ * rename that a kill interrupted). */
+static int rebuild(DatasetWriter *w, const uint64_t end[LEN_COUNT], XqError *err)
+{
+    char next[1060];
+    snprintf(next, sizeof next, "%s.new", w->tmp_path);
+    int rc = -1;
+    void *buf = NULL;
+    hid_t old_file = w->file, old[NCOLUMNS];
+    for (int c = 0; c < NCOLUMNS; c++) {
+        old[c] = w->dset[c];
+        w->dset[c] = -1;
+        w->disk_rows[c] = 0;
+        w->pending[c].len = 0;
+    }
+    if ((w->file = create_tmp_file(next)) < 0) {
+        schema_fail(err, next, "cannot create the file");
+        goto cleanup;
+    }
+    hsize_t idx = 0;
+    if (H5Aiterate2(old_file, H5_INDEX_NAME, H5_ITER_INC, &idx, copy_attribute, &w->file) < 0) {
+        schema_fail(err, next, "cannot copy the root attributes of %s", w->tmp_path);
+        goto cleanup;
+    }
+    if (create_layout(w, err) < 0)
+        goto cleanup;
+    for (int c = 0; c < NCOLUMNS; c++) {
+        uint64_t rows = end[SCHEMA_COLUMNS[c].length], step = chunk_rows(w->dset[c]);
+        size_t rb = row_bytes(w, c);
+        int width = SCHEMA_COLUMNS[c].per_point ? w->npoints : 1;
+        free(buf);
+        if (!(buf = malloc((size_t)step * rb))) {
+            schema_fail(err, next, "out of memory");
+            goto cleanup;
+        }
+        /* Pieces of whole chunks of the new file: none is written twice. */
+        for (uint64_t at = 0; at < rows; at += step) {
+            uint64_t n = rows - at < step ? rows - at : step;
+            if (schema_read_rows(old[c], w->mtype[c], at, n, width, buf) < 0) {
+                schema_fail(err, w->tmp_path, "cannot read rows %" PRIu64 "+%" PRIu64 " of %s", at, n,
+                            SCHEMA_COLUMNS[c].path);
+                goto cleanup;
+            }
+            if (!buffer_push(&w->pending[c], buf, (size_t)n * rb)) {
+                schema_fail(err, next, "out of memory");
+                goto cleanup;
+            }
+            if (write_column(w, c, err) < 0)
+                goto cleanup;
+        }
+    }
+    for (int c = 0; c < NCOLUMNS; c++) {
+        herr_t closed = H5Dclose(w->dset[c]);
+        w->dset[c] = -1;
+        if (closed < 0) {
+            schema_fail(err, next, "cannot close %s", SCHEMA_COLUMNS[c].path);
+            goto cleanup;
+        }
+    }
+    herr_t closed = H5Fclose(w->file);
+    w->file = -1;
+    if (closed < 0) {
+        schema_fail(err, next, "cannot close the file");
+        goto cleanup;
+    }
+    for (int k = 0; k < LEN_COUNT; k++)
+        w->total[k] = end[k];
+    if (journal_write(w, next, err) < 0)
+        goto cleanup;
+    if (rename(next, w->tmp_path) != 0) {
+        schema_fail(err, next, "cannot rename to %s: %s", w->tmp_path, strerror(errno));
+        goto cleanup;
+    }
+    if ((w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, H5P_DEFAULT)) < 0) {
+        schema_fail(err, w->tmp_path, "cannot reopen the rebuilt file");
+        goto cleanup;
+    }
+    rc = open_columns(w, err);
+cleanup:
+    free(buf);
+    for (int c = 0; c < NCOLUMNS; c++)
+        if (old[c] >= 0)
+            H5Dclose(old[c]);
+    H5Fclose(old_file);
+    if (rc < 0 && access(w->tmp_path, F_OK) == 0)
+        remove(next);
+    return rc;
+}
+
+/* Reopens PATH.tmp: checks it belongs to the same run, then finds what survived. Every column is
+ * decoded up to the rows the journal says were committed (or, without a journal, up to its
+ * length); the games kept are the longest prefix whose game rows and the rows they point at all
+ * decode. Rows past that are trimmed (in place when nothing failed to decode, by a rebuild
+ * otherwise). Returns 0, -1 if the file must not be touched (another run's file) or -2 if nothing
+ * in it can be trusted (the caller starts it again). */
 static int resume_layout(DatasetWriter *w, const DatasetMeta *m, XqError *err)
 {
     int32_t version = 0, npoints = 0;
-    if (attr_read_i32(w->file, "format_version", &version) < 0)
-        return schema_fail(err, w->tmp_path, "cannot resume: no format_version attribute");
+    if (attr_read_i32(w->file, "format_version", &version) < 0) {
+        schema_fail(err, w->tmp_path, "no format_version attribute");
+        return -2;
+    }
     if (version != DATASET_FORMAT_VERSION)
         return schema_fail(err, w->tmp_path, "cannot resume: format version %d, this program writes %d",
                            (int)version, DATASET_FORMAT_VERSION);
@@ -216,53 +515,123 @@ static int resume_layout(DatasetWriter *w, const DatasetMeta *m, XqError *err)
     free(text);
     if (!same)
         return schema_fail(err, w->tmp_path, "cannot resume: the file was written for another variant (name or file text differ)");
+    if (open_columns(w, err) < 0)
+        return -2;
 
-    for (int c = 0; c < NCOLUMNS; c++) {
-        w->dset[c] = schema_open_column(w->file, c, w->npoints, &w->disk_rows[c], w->tmp_path, err);
-        if (w->dset[c] < 0)
-            return -1;
-    }
-    uint64_t games = UINT64_MAX;
-    for (int c = 0; c < NCOLUMNS; c++)
-        if (SCHEMA_COLUMNS[c].length == LEN_GAMES && w->disk_rows[c] < games)
-            games = w->disk_rows[c];
-
-    uint64_t end[LEN_COUNT] = {0};
-    end[LEN_GAMES] = games;
-    if (games > 0) {
-        uint64_t first_pos, first_pol, first_move, index;
-        uint32_t npos, npol, nmov;
-        uint64_t g = games - 1;
-        if (read_one(w, C_GAME_FIRST_POSITION, g, &first_pos, err) < 0 ||
-            read_one(w, C_GAME_POSITION_COUNT, g, &npos, err) < 0 ||
-            read_one(w, C_GAME_FIRST_POLICY, g, &first_pol, err) < 0 ||
-            read_one(w, C_GAME_POLICY_COUNT, g, &npol, err) < 0 ||
-            read_one(w, C_GAME_FIRST_MOVE, g, &first_move, err) < 0 ||
-            read_one(w, C_GAME_MOVE_COUNT, g, &nmov, err) < 0 ||
-            read_one(w, C_GAME_INDEX, g, &index, err) < 0)
-            return -1;
-        end[LEN_POSITIONS] = first_pos + npos;
-        end[LEN_POLICY] = first_pol + npol;
-        end[LEN_MOVES] = first_move + nmov;
-        w->have_last = true;
-        w->last_index = index;
-    }
+    Journal j;
+    bool journal = journal_read(w, w->tmp_path, &j);
+    uint64_t good[LEN_COUNT] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+    bool damaged = false;
     for (int c = 0; c < NCOLUMNS; c++) {
         LengthClass k = SCHEMA_COLUMNS[c].length;
-        if (w->disk_rows[c] < end[k])
-            return schema_fail(err, w->tmp_path,
-                               "cannot resume: %s has %" PRIu64 " rows but the last complete game needs %" PRIu64,
-                               SCHEMA_COLUMNS[c].path, w->disk_rows[c], end[k]);
-        if (w->disk_rows[c] > end[k] && set_rows(w, c, end[k], err) < 0)
+        uint64_t limit = w->disk_rows[c], ok;
+        if (journal && j.rows[k] < limit)
+            limit = j.rows[k];
+        if (verify_column(w, c, limit, &ok, err) < 0)
             return -1;
+        damaged |= ok < limit;
+        if (ok < good[k])
+            good[k] = ok;
+    }
+    /* A game row needs every row it points at: the ends grow with the game count, so the games
+     * kept are found by bisection over [0, verified game rows]. */
+    uint64_t lo = 0, hi = good[LEN_GAMES], end[LEN_COUNT];
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (game_ends(w, mid, end, err) < 0)
+            return -2;
+        if (end[LEN_POSITIONS] <= good[LEN_POSITIONS] && end[LEN_POLICY] <= good[LEN_POLICY] &&
+            end[LEN_MOVES] <= good[LEN_MOVES])
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    if (game_ends(w, lo, end, err) < 0)
+        return -2;
+    if (journal && lo < j.rows[LEN_GAMES]) {
+        char what[200];
+        snprintf(what, sizeof what, "%" PRIu64 " of %" PRIu64 " committed games did not survive the interruption "
+                 "and will be played again", j.rows[LEN_GAMES] - lo, j.rows[LEN_GAMES]);
+        warn(w->tmp_path, what);
+    }
+    if (damaged) {
+        if (rebuild(w, end, err) < 0)
+            return -2;
+    } else {
+        for (int c = 0; c < NCOLUMNS; c++) {
+            uint64_t rows = end[SCHEMA_COLUMNS[c].length];
+            if (w->disk_rows[c] != rows && set_rows(w, c, rows, err) < 0)
+                return -2;
+        }
+    }
+    if (lo > 0) {
+        uint64_t index;
+        if (read_one(w, C_GAME_INDEX, lo - 1, &index, err) < 0)
+            return -2;
+        w->have_last = true;
+        w->last_index = index;
     }
     for (int k = 0; k < LEN_COUNT; k++)
         w->total[k] = end[k];
     char now[32];
     schema_utc_now(now, sizeof now);
-    if (attr_write_string(w->file, "resumed_utc", now) < 0)
-        return schema_fail(err, w->tmp_path, "cannot write the resumed_utc attribute");
+    if (attr_write_string(w->file, "resumed_utc", now) < 0) {
+        schema_fail(err, w->tmp_path, "cannot write the resumed_utc attribute");
+        return -2;
+    }
     return 0;
+}
+
+/* Closes whatever the writer has open (datasets and file) without freeing it. */
+static void close_handles(DatasetWriter *w)
+{
+    for (int c = 0; c < NCOLUMNS; c++) {
+        if (w->dset[c] >= 0)
+            H5Dclose(w->dset[c]);
+        w->dset[c] = -1;
+        w->disk_rows[c] = 0;
+        w->pending[c].len = 0;
+    }
+    if (w->file >= 0)
+        H5Fclose(w->file);
+    w->file = -1;
+    memset(w->total, 0, sizeof w->total);
+    w->have_last = false;
+}
+
+/* Removes a file that only a killed run can have left behind (ENOENT is the normal case). */
+static void remove_stale(const char *path)
+{
+    if (remove(path) != 0 && errno != ENOENT) {
+        char what[300];
+        snprintf(what, sizeof what, "cannot remove this leftover of an interrupted run: %s", strerror(errno));
+        warn(path, what);
+    }
+}
+
+/* Opens PATH.tmp for resuming. Returns 0, -1 (refused) or -2 (start the file again). */
+static int resume_open(DatasetWriter *w, const DatasetMeta *meta, XqError *err)
+{
+    char next[1060];
+    snprintf(next, sizeof next, "%s.new", w->tmp_path);
+    Journal j;
+    /* A kill between writing a rebuilt file's journal and renaming the file: finish the rename. */
+    if (access(next, F_OK) == 0 && journal_read(w, next, &j) && rename(next, w->tmp_path) != 0)
+        return schema_fail(err, next, "cannot rename to %s: %s", w->tmp_path, strerror(errno));
+    if (access(w->path, F_OK) == 0) {
+        /* dsw_close renames the finished file into place before it removes PATH.tmp: a .tmp next
+         * to PATH is a leftover of a kill in between, PATH is complete. */
+        remove_stale(w->tmp_path);
+        remove_stale(w->journal_path);
+        return schema_fail(err, w->tmp_path, "cannot resume: no such file (%s is already complete)", w->path);
+    }
+    if (access(w->tmp_path, F_OK) != 0)
+        return schema_fail(err, w->tmp_path, "cannot resume: no such file");
+    if ((w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, H5P_DEFAULT)) < 0) {
+        schema_fail(err, w->tmp_path, "cannot open the file");
+        return -2;
+    }
+    return resume_layout(w, meta, err);
 }
 
 DatasetWriter *dsw_open(const char *path, const DatasetMeta *meta, bool resume, uint64_t *games_done,
@@ -283,6 +652,7 @@ DatasetWriter *dsw_open(const char *path, const DatasetMeta *meta, bool resume, 
     }
     snprintf(w->path, sizeof w->path, "%s", path);
     snprintf(w->tmp_path, sizeof w->tmp_path, "%s.tmp", path);
+    snprintf(w->journal_path, sizeof w->journal_path, "%s.tmp.games", path);
     if (meta->npoints < 1 || meta->npoints > XQ_MAX_POINTS) {
         schema_fail(err, w->tmp_path, "npoints %d out of range 1..%d", meta->npoints, XQ_MAX_POINTS);
         goto fail;
@@ -303,22 +673,34 @@ DatasetWriter *dsw_open(const char *path, const DatasetMeta *meta, bool resume, 
             goto fail;
         }
 
+    bool fresh = !resume;
     if (resume) {
-        if (access(w->tmp_path, F_OK) != 0) {
-            if (access(w->path, F_OK) == 0)
-                schema_fail(err, w->tmp_path, "cannot resume: no such file (%s is already complete)", w->path);
-            else
-                schema_fail(err, w->tmp_path, "cannot resume: no such file");
+        int rc = resume_open(w, meta, err);
+        if (rc == -1)
             goto fail;
+        if (rc == -2) {
+            /* Never a silently wrong file: say what was lost, then play every game again. */
+            char what[XQ_MSG_MAX + 80];
+            snprintf(what, sizeof what, "cannot be resumed (%s); starting it again from the first game", err->message);
+            warn(w->tmp_path, what);
+            close_handles(w);
+            fresh = true;
         }
-        if ((w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, H5P_DEFAULT)) < 0) {
-            schema_fail(err, w->tmp_path, "cannot reopen the file to resume");
-            goto fail;
-        }
-        if (resume_layout(w, meta, err) < 0)
-            goto fail;
-    } else {
-        if ((w->file = H5Fcreate(w->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
+    }
+    /* Leftovers of a kill: a compact copy dsw_close had not renamed yet, a rebuild or a journal
+     * not renamed into place. None of them holds anything PATH.tmp does not. */
+    char stale[1080];
+    snprintf(stale, sizeof stale, "%s.part", w->path);
+    remove_stale(stale);
+    snprintf(stale, sizeof stale, "%s.new", w->tmp_path);
+    remove_stale(stale);
+    snprintf(stale, sizeof stale, "%s.new", w->journal_path);
+    remove_stale(stale);
+    if (fresh) {
+        /* The old journal goes first: H5Fcreate truncates PATH.tmp in place (same inode), and a
+         * kill before the new journal is written must not leave the old counts describing it. */
+        remove_stale(w->journal_path);
+        if ((w->file = create_tmp_file(w->tmp_path)) < 0) {
             schema_fail(err, w->tmp_path, "cannot create the file");
             goto fail;
         }
@@ -330,6 +712,8 @@ DatasetWriter *dsw_open(const char *path, const DatasetMeta *meta, bool resume, 
         schema_fail(err, w->tmp_path, "cannot flush the file");
         goto fail;
     }
+    if (journal_write(w, w->tmp_path, err) < 0)
+        goto fail;
     if (games_done)
         *games_done = w->total[LEN_GAMES];
     return w;
@@ -370,6 +754,7 @@ static int check_game(const DatasetWriter *w, const GameRecord *g, XqError *err)
 
 int dsw_append(DatasetWriter *w, const GameRecord *g, XqError *err)
 {
+    schema_quiet_hdf5(); /* per thread: see schema.h */
     if (w->failed)
         return schema_fail(err, w->tmp_path, "an earlier write failed; the writer accepts no more games");
     if (check_game(w, g, err) < 0)
@@ -473,6 +858,7 @@ cleanup:
 
 int dsw_flush(DatasetWriter *w, XqError *err)
 {
+    schema_quiet_hdf5();
     if (w->failed)
         return schema_fail(err, w->tmp_path, "an earlier write failed; nothing more is written");
     /* Column order puts the game rows last (see schema.h), so that even a flush cut short leaves
@@ -485,6 +871,11 @@ int dsw_flush(DatasetWriter *w, XqError *err)
     if (H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0) {
         w->failed = true;
         return schema_fail(err, w->tmp_path, "cannot flush the file to disk");
+    }
+    /* Only now is the batch committed: the journal never claims rows of a flush cut short. */
+    if (journal_write(w, w->tmp_path, err) < 0) {
+        w->failed = true;
+        return -1;
     }
     w->pending_positions = 0;
     return 0;
@@ -565,6 +956,7 @@ cleanup:
 
 int dsw_close(DatasetWriter *w, XqError *err)
 {
+    schema_quiet_hdf5();
     int rc = -1;
     char now[32], part[1040];
     schema_utc_now(now, sizeof now);
@@ -579,23 +971,31 @@ int dsw_close(DatasetWriter *w, XqError *err)
             goto cleanup;
         }
     }
-    /* PATH.tmp stays untouched until PATH is complete, so a failure here can still be resumed. */
+    /* PATH.tmp and its journal stay untouched until PATH is complete, so a kill or a failure up
+     * to the rename can still be resumed (dsw_open removes the stale PATH.part). PATH.part is on
+     * disk before it is renamed, so PATH never names a file that is not complete. */
     if (write_compact_copy(w, part, now, err) < 0)
         goto cleanup;
+    sync_path(part, false);
+    if (rename(part, w->path) != 0) {
+        schema_fail(err, part, "cannot rename to %s: %s", w->path, strerror(errno));
+        remove(part);
+        goto cleanup;
+    }
+    sync_parent(w->path);
+    /* From here PATH is the result; a kill leaves PATH.tmp stale, and the next dsw_open(resume)
+     * removes it. H5Fclose may still write to PATH.tmp, which no longer matters. */
     herr_t closed = H5Fclose(w->file);
     w->file = -1;
     if (closed < 0) {
         schema_fail(err, w->tmp_path, "cannot close the file");
         goto cleanup;
     }
-    if (rename(part, w->path) != 0) {
-        schema_fail(err, part, "cannot rename to %s: %s", w->path, strerror(errno));
-        goto cleanup;
-    }
     if (remove(w->tmp_path) != 0) {
         schema_fail(err, w->tmp_path, "cannot remove after writing %s: %s", w->path, strerror(errno));
         goto cleanup;
     }
+    remove_stale(w->journal_path);
     rc = 0;
 cleanup:
     writer_free(w);
@@ -604,6 +1004,7 @@ cleanup:
 
 int dsw_abandon(DatasetWriter *w, XqError *err)
 {
+    schema_quiet_hdf5();
     int rc = 0;
     if (!w->failed && dsw_flush(w, err) < 0)
         rc = -1;
