@@ -1,5 +1,6 @@
 /* test_export.c - the HDF5 dataset writer and reader: round trips of every field, resume after
- * an abandoned run, after a half-written game and after SIGKILL, rejection of damaged files, and
+ * an abandoned run, after a half-written game, after SIGKILL, after a damaged chunk, an unreadable
+ * .tmp and an interrupted rebuild, rejection of damaged files, and
  * the zstd filter on good and bad input. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -577,6 +578,117 @@ static void test_zstd_filter(void **state)
     free(data);
 }
 
+/* Overwrites the middle of the first stored chunk of dataset `name` of a closed file, as a chunk
+ * clobbered by a kill during a flush would be (the zstd checksum then fails). */
+static void damage_first_chunk(const char *file, const char *name)
+{
+    assert_int_equal(xq_zstd_register(), 0);
+    hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(f >= 0);
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    assert_true(d >= 0);
+    hsize_t offset[2] = {0, 0};
+    unsigned mask;
+    haddr_t addr;
+    hsize_t size;
+    assert_true(H5Dget_chunk_info_by_coord(d, offset, &mask, &addr, &size) >= 0);
+    assert_true(size > 16);
+    H5Dclose(d);
+    H5Fclose(f);
+    FILE *out = fopen(file, "r+b");
+    assert_non_null(out);
+    assert_int_equal(fseek(out, (long)(addr + size / 2), SEEK_SET), 0);
+    static const char junk[8] = "XXXXXXX";
+    assert_int_equal(fwrite(junk, 1, sizeof junk, out), sizeof junk);
+    fclose(out);
+}
+
+/* A chunk that no longer decodes: resume keeps the games whose rows all decode (here none, the
+ * positions of every game are in the damaged chunk), rebuilds the file and the run completes. */
+static void test_resume_after_damaged_chunk(void **state)
+{
+    (void)state;
+    char path[600], tmp[620];
+    scratch("damaged-chunk.h5", path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    XqError err;
+    DatasetMeta meta = test_meta();
+    uint64_t done;
+    DatasetWriter *w = dsw_open(path, &meta, false, &done, &err);
+    if (!w)
+        fail_with("dsw_open", &err);
+    append_games(w, 0, 5);
+    if (dsw_abandon(w, &err) != 0)
+        fail_with("dsw_abandon", &err);
+    damage_first_chunk(tmp, "/positions/board");
+
+    w = dsw_open(path, &meta, true, &done, &err);
+    if (!w)
+        fail_with("dsw_open resume", &err);
+    assert_int_equal(done, 0);
+    append_games(w, 0, 8);
+    if (dsw_close(w, &err) != 0)
+        fail_with("dsw_close", &err);
+    check_file(path, 8);
+
+    /* Damage to a column of game rows only: the same, from the game rows' side. */
+    remove(path);
+    w = dsw_open(path, &meta, false, &done, &err);
+    if (!w)
+        fail_with("dsw_open", &err);
+    append_games(w, 0, 5);
+    if (dsw_abandon(w, &err) != 0)
+        fail_with("dsw_abandon", &err);
+    damage_first_chunk(tmp, "/games/start_fen");
+    w = dsw_open(path, &meta, true, &done, &err);
+    if (!w)
+        fail_with("dsw_open resume", &err);
+    assert_int_equal(done, 0);
+    append_games(w, 0, 6);
+    if (dsw_close(w, &err) != 0)
+        fail_with("dsw_close", &err);
+    check_file(path, 6);
+}
+
+/* A .tmp that HDF5 cannot open at all (a kill during its creation) is started again, and a
+ * rebuilt .tmp.new whose journal was written but not renamed (a kill inside a rebuild) is
+ * renamed into place. */
+static void test_resume_unreadable_and_interrupted_rebuild(void **state)
+{
+    (void)state;
+    char path[600], tmp[620], next[640];
+    scratch("unreadable.h5", path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    snprintf(next, sizeof next, "%s.tmp.new", path);
+    FILE *f = fopen(tmp, "wb");
+    assert_non_null(f);
+    fputs("not an HDF5 file", f);
+    fclose(f);
+    XqError err;
+    DatasetMeta meta = test_meta();
+    uint64_t done = 99;
+    DatasetWriter *w = dsw_open(path, &meta, true, &done, &err);
+    if (!w)
+        fail_with("dsw_open resume of garbage", &err);
+    assert_int_equal(done, 0);
+    append_games(w, 0, 3);
+    if (dsw_abandon(w, &err) != 0)
+        fail_with("dsw_abandon", &err);
+
+    /* The journal describes the file by inode: moving the .tmp to .tmp.new keeps its inode, as
+     * a rebuild killed between its journal and its rename leaves it. */
+    assert_int_equal(rename(tmp, next), 0);
+    w = dsw_open(path, &meta, true, &done, &err);
+    if (!w)
+        fail_with("dsw_open resume of an interrupted rebuild", &err);
+    assert_int_equal(done, 3);
+    assert_int_not_equal(access(next, F_OK), 0);
+    append_games(w, 3, 4);
+    if (dsw_close(w, &err) != 0)
+        fail_with("dsw_close", &err);
+    check_file(path, 4);
+}
+
 /* The child of the SIGKILL test: writes games, flushing after each, reports the count of
  * flushed games on the pipe, then buffers two more games and waits to be killed. */
 static void kill_child(const char *path, int fd)
@@ -685,6 +797,8 @@ int main(void)
         cmocka_unit_test(test_damaged_files_rejected),
         cmocka_unit_test(test_zstd_filter),
         cmocka_unit_test(test_sigkill_between_flushes),
+        cmocka_unit_test(test_resume_after_damaged_chunk),
+        cmocka_unit_test(test_resume_unreadable_and_interrupted_rebuild),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
