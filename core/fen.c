@@ -153,8 +153,11 @@ int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
     if (*s)
         return fen_fail(err, "unexpected '%s' after the last field", s);
     if (v->royal_mask) {
+        /* With multi-move turns a second sub-move may take the other side's general (RULES.md
+         * 10, mod_multimove.c): that final position, the other side to move, is readable. */
+        bool taken_ok = (v->modules & MOD_MULTIMOVE) && pos->side != v->multi.side;
         for (int side = 0; side < 2; side++)
-            if (royals[side] != 1)
+            if (royals[side] != 1 && !(taken_ok && side == (int)pos->side && royals[side] == 0))
                 return fen_fail(err, "%s has no royal piece", side == RED ? "red" : "black");
     }
     pos->limit_count = pos->no_capture;

@@ -43,6 +43,9 @@ static Result loss_for(Side s)
 GameStatus pos_game_status_n(Position *pos, int legal_moves)
 {
     const RuleOptions *r = &pos->v->rules;
+    /* Multi-move turns (RULES.md 10, mod_multimove.c): a second sub-move may take the general. */
+    if (pos->v->royal_mask && pos->royal[pos->side] == XQ_NO_POINT)
+        return (GameStatus){loss_for(pos->side), TERM_ROYAL_CAPTURED};
     if (legal_moves == 0) {
         if (pos->in_check)
             return (GameStatus){loss_for(pos->side), TERM_CHECKMATE};
