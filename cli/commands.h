@@ -9,5 +9,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@ static const Command COMMANDS[] = {
     {"play", "replay moves from a position and print the FEN and game status", cmd_play},
     {"bench", "fixed benchmark workloads (perft, selfplay): speed and signature", cmd_bench},
     {"inspect", "show what a dataset file holds and its summary", cmd_inspect},
+    {"report", "balance card of datasets: score, draws, lengths, special moves, branching", cmd_report},
 };
 enum { NCOMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 

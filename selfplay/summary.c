@@ -44,20 +44,6 @@ void totals_free(RunTotals *t)
     memset(t, 0, sizeof *t);
 }
 
-void wilson_interval(double successes, double n, double z, double *lo, double *hi)
-{
-    if (n <= 0) {
-        *lo = 0;
-        *hi = 1;
-        return;
-    }
-    double p = successes / n, z2 = z * z;
-    double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-    double half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-    *lo = centre - half < 0 ? 0 : centre - half;
-    *hi = centre + half > 1 ? 1 : centre + half;
-}
-
 static int compare_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

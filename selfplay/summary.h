@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "dataset.h"
+#include "stats.h"   /* wilson_interval */
 
 typedef struct RunTotals {
     uint64_t games, red_wins, draws, black_wins;
@@ -21,9 +22,6 @@ typedef struct RunTotals {
 /* Adds one game. Returns 0 or -1 on out of memory. */
 int totals_add(RunTotals *t, const GameRecord *g, int would_resign_side);
 void totals_free(RunTotals *t);
-
-/* Wilson score interval for a proportion (successes may be fractional: wins + draws / 2). */
-void wilson_interval(double successes, double n, double z, double *lo, double *hi);
 
 /* Prints the balance summary: W/D/L, Red's score with a 95% interval, draw rate, lengths,
  * terminations, resignation checks. */

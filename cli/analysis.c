@@ -1,0 +1,153 @@
+/* analysis.c - output formats, shard opening, JSON text and the plot script runner shared by the
+ * analysis commands. */
+#include "analysis.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+
+#ifndef XQLAB_SCRIPT_DIR
+#define XQLAB_SCRIPT_DIR "scripts/analysis"
+#endif
+
+int analysis_open(const char *cmd, ShardSet *set, char **paths, int count)
+{
+    XqError err;
+    if (shards_open(set, (const char *const *)paths, count, &err) < 0)
+        return cli_report(cmd, &err);
+    return EXIT_OK;
+}
+
+void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", out);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+void json_number(FILE *out, double x)
+{
+    if (isfinite(x))
+        fprintf(out, "%.6g", x);
+    else
+        fputs("null", out);
+}
+
+const char *analysis_percent(double x, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.1f%%", 100 * x);
+    return buf;
+}
+
+bool analysis_output_option(const char *cmd, int argc, char **argv, int *i, OutputFormat *format,
+                            const char **plots_dir, bool *bad)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--json")) {
+        *format = FORMAT_JSON;
+        return true;
+    }
+    if (!strcmp(a, "--markdown")) {
+        *format = FORMAT_MARKDOWN;
+        return true;
+    }
+    if (!strcmp(a, "--plots")) {
+        if (*i + 1 >= argc) {
+            cli_error(EXIT_USAGE, cmd, "--plots needs a directory");
+            *bad = true;
+        } else {
+            *plots_dir = argv[++*i];
+        }
+        return true;
+    }
+    return false;
+}
+
+void analysis_command_line(int argc, char **argv, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && used < size - 1; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? " " : "xqlab ", argv[i]);
+}
+
+int analysis_plot(const char *cmd, const char *json, size_t len, const char *dir)
+{
+    const char *python = getenv("XQLAB_PYTHON");
+    if (!python || !*python)
+        python = "/usr/bin/python3";
+    const char *script_dir = getenv("XQLAB_SCRIPT_DIR");
+    if (!script_dir || !*script_dir)
+        script_dir = XQLAB_SCRIPT_DIR;
+    char script[1024];
+    snprintf(script, sizeof script, "%s/plot_analysis.py", script_dir);
+    if (access(python, X_OK) != 0)
+        return cli_error(EXIT_FAILURE_RUN, cmd, "--plots needs %s with matplotlib (Debian: apt-get install "
+                         "python3-matplotlib; scripts/setup.sh installs it): %s", python, strerror(errno));
+    if (access(script, R_OK) != 0)
+        return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: cannot read the plot script %s: %s (set "
+                         "XQLAB_SCRIPT_DIR to the scripts/analysis folder)", script, strerror(errno));
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: cannot create directory %s: %s", dir, strerror(errno));
+    int fd[2];
+    if (pipe(fd) != 0)
+        return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: pipe: %s", strerror(errno));
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        dup2(fd[0], STDIN_FILENO);
+        close(fd[0]);
+        close(fd[1]);
+        /* The child never writes to our stdout: plots are files, messages go to stderr. */
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+        execl(python, python, script, dir, (char *)NULL);
+        fprintf(stderr, "xqlab %s: --plots: cannot run %s: %s\n", cmd, python, strerror(errno));
+        _exit(127);
+    }
+    close(fd[0]);
+    /* A plot script that dies early closes the pipe: ignore SIGPIPE and look at its status. */
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd[1], json + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    close(fd[1]);
+    signal(SIGPIPE, old);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return EXIT_OK;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
+        return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: %s has no matplotlib (Debian: apt-get install "
+                         "python3-matplotlib; scripts/setup.sh installs it)", python);
+    return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: %s %s failed (exit status %d)", python, script,
+                     WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+}

@@ -1,0 +1,370 @@
+/* pgn.c - Xiangqi PGN writer and reader (WXF moves for standard xiangqi, ICCS otherwise). */
+#include "pgn.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ini.h"
+#include "notation.h"
+#include "openings.h"
+#include "status.h"
+
+static int fail(XqError *err, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    snprintf(err->file, sizeof err->file, "%s", file);
+    err->line = line;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const char *result_token(int result)
+{
+    switch (result) {
+    case 1: return "1-0";
+    case -1: return "0-1";
+    case 0: return "1/2-1/2";
+    default: return "*";
+    }
+}
+
+/* Writes a tag with the value's quotes and backslashes escaped. */
+static void write_tag(FILE *out, const char *name, const char *value)
+{
+    fprintf(out, "[%s \"", name);
+    for (const char *p = value; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fputc('\\', out);
+        fputc(*p == '\n' ? ' ' : *p, out);
+    }
+    fputs("\"]\n", out);
+}
+
+static const char *or_unknown(const char *s)
+{
+    return s && *s ? s : "?";
+}
+
+int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTags *tags, XqError *err)
+{
+    bool wxf = openings_use_wxf(v);
+    const char *fen = g->start_fen[0] ? g->start_fen : v->start_fen;
+    Position *pos = malloc(sizeof *pos);
+    if (!pos)
+        return fail(err, "PGN", 0, "out of memory");
+    XqError fen_err;
+    if (pos_set_fen(pos, v, fen, &fen_err) < 0) {
+        free(pos);
+        return fail(err, "PGN", 0, "game index %" PRIu64 ": bad start FEN: %s", g->index, fen_err.message);
+    }
+    char buf[32];
+    write_tag(out, "Game", "Chinese Chess");
+    write_tag(out, "Event", or_unknown(tags->event));
+    write_tag(out, "Site", or_unknown(tags->site));
+    write_tag(out, "Date", or_unknown(tags->date));
+    write_tag(out, "Round", or_unknown(tags->round));
+    write_tag(out, "Red", or_unknown(tags->red));
+    write_tag(out, "Black", or_unknown(tags->black));
+    write_tag(out, "Result", result_token(g->result));
+    if (!wxf)
+        write_tag(out, "Variant", v->name);
+    if (strcmp(fen, v->start_fen))
+        write_tag(out, "FEN", fen);
+    write_tag(out, "Format", wxf ? "WXF" : "ICCS");
+    if (g->termination < TERM_COUNT && g->termination != TERM_NONE)
+        write_tag(out, "Termination", termination_name((Termination)g->termination));
+    snprintf(buf, sizeof buf, "%d", g->nmoves);
+    write_tag(out, "PlyCount", buf);
+    fputc('\n', out);
+
+    int column = 0, rc = 0;
+    Undo undo;
+    MoveList list;
+    for (int ply = 0; ply < g->nmoves && rc == 0; ply++) {
+        Move m = g->moves[ply];
+        if (ply >= XQ_MAX_HISTORY - 1) {
+            rc = fail(err, "PGN", 0, "game index %" PRIu64 ": too many moves to replay", g->index);
+            break;
+        }
+        int n = pos_generate_legal(pos, &list);
+        bool legal = false;
+        for (int i = 0; i < n && !legal; i++)
+            legal = list.moves[i] == m;
+        char text[32], token[48];
+        move_to_iccs(v, m, text);
+        if (!legal) {
+            rc = fail(err, "PGN", 0, "game index %" PRIu64 ", ply %d: recorded move %s is not legal in the replayed position",
+                      g->index, ply, text);
+            break;
+        }
+        if (wxf && move_to_wxf(pos, m, buf) == 0)
+            snprintf(text, sizeof text, "%s", buf);
+        if (pos->side == RED)
+            snprintf(token, sizeof token, "%d. %s", pos->move_number, text);
+        else if (ply == 0)
+            snprintf(token, sizeof token, "%d... %s", pos->move_number, text);
+        else
+            snprintf(token, sizeof token, "%s", text);
+        int len = (int)strlen(token);
+        if (column && column + 1 + len > 79) {
+            fputc('\n', out);
+            column = 0;
+        }
+        column += fprintf(out, "%s%s", column ? " " : "", token);
+        pos_do_move(pos, m, &undo);
+    }
+    free(pos);
+    if (rc == 0) {
+        const char *res = result_token(g->result);
+        if (column && column + 1 + (int)strlen(res) > 79)
+            fputs("\n", out);
+        else if (column)
+            fputc(' ', out);
+        fprintf(out, "%s\n\n", res);
+        if (ferror(out))
+            rc = fail(err, "PGN", 0, "write error");
+    }
+    return rc;
+}
+
+/* ---- reading ---- */
+
+struct PgnReader {
+    char path[512];
+    char *text;
+    const char *p;
+    int line;
+    Position *pos;
+};
+
+PgnReader *pgn_reader_open(const char *path, XqError *err)
+{
+    PgnReader *r = calloc(1, sizeof *r);
+    if (!r) {
+        fail(err, path, 0, "out of memory");
+        return NULL;
+    }
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->text = ini_read_file(path, err);
+    r->pos = malloc(sizeof *r->pos);
+    if (!r->text || !r->pos) {
+        if (r->text)
+            fail(err, path, 0, "out of memory");
+        pgn_reader_close(r);
+        return NULL;
+    }
+    r->p = r->text;
+    r->line = 1;
+    return r;
+}
+
+void pgn_reader_close(PgnReader *r)
+{
+    if (!r)
+        return;
+    free(r->text);
+    free(r->pos);
+    free(r);
+}
+
+void pgn_game_free(PgnGame *g)
+{
+    free(g->moves);
+    g->moves = NULL;
+    g->nmoves = 0;
+}
+
+const char *pgn_tag(const PgnGame *g, const char *name)
+{
+    for (int i = 0; i < g->ntags; i++)
+        if (!strcmp(g->tag_name[i], name))
+            return g->tag_value[i];
+    return NULL;
+}
+
+/* Skips blanks, newlines, {comments} and ;comments, counting lines. */
+static void skip_space(PgnReader *r)
+{
+    for (;;) {
+        char c = *r->p;
+        if (c == '\n') {
+            r->line++;
+            r->p++;
+        } else if (c == ' ' || c == '\t' || c == '\r') {
+            r->p++;
+        } else if (c == '{') {
+            while (*r->p && *r->p != '}') {
+                if (*r->p == '\n')
+                    r->line++;
+                r->p++;
+            }
+            if (*r->p)
+                r->p++;
+        } else if (c == ';') {
+            while (*r->p && *r->p != '\n')
+                r->p++;
+        } else {
+            return;
+        }
+    }
+}
+
+static int read_tag(PgnReader *r, PgnGame *g, XqError *err)
+{
+    int line = r->line;
+    r->p++; /* '[' */
+    char name[32];
+    size_t n = 0;
+    while (*r->p && (isalnum((unsigned char)*r->p) || *r->p == '_')) {
+        if (n + 1 < sizeof name)
+            name[n++] = *r->p;
+        r->p++;
+    }
+    name[n] = '\0';
+    while (*r->p == ' ' || *r->p == '\t')
+        r->p++;
+    if (!n || *r->p != '"')
+        return fail(err, r->path, line, "bad tag: expected [Name \"value\"]");
+    r->p++;
+    char value[256];
+    n = 0;
+    while (*r->p && *r->p != '"' && *r->p != '\n') {
+        if (*r->p == '\\' && r->p[1])
+            r->p++;
+        if (n + 1 < sizeof value)
+            value[n++] = *r->p;
+        r->p++;
+    }
+    value[n] = '\0';
+    if (*r->p != '"')
+        return fail(err, r->path, line, "tag %s: value not closed by '\"'", name);
+    r->p++;
+    while (*r->p == ' ' || *r->p == '\t')
+        r->p++;
+    if (*r->p != ']')
+        return fail(err, r->path, line, "tag %s: expected ']'", name);
+    r->p++;
+    if (g->ntags == PGN_MAX_TAGS)
+        return fail(err, r->path, line, "more than %d tags in one game", PGN_MAX_TAGS);
+    snprintf(g->tag_name[g->ntags], sizeof g->tag_name[0], "%s", name);
+    snprintf(g->tag_value[g->ntags], sizeof g->tag_value[0], "%s", value);
+    g->ntags++;
+    return 0;
+}
+
+/* The legal move of pos whose WXF text is `text`, or XQ_MOVE_NONE. */
+static Move parse_wxf(Position *pos, const char *text)
+{
+    MoveList list;
+    int n = pos_generate_legal(pos, &list);
+    char buf[16];
+    for (int i = 0; i < n; i++)
+        if (move_to_wxf(pos, list.moves[i], buf) == 0 && !strcmp(buf, text))
+            return list.moves[i];
+    return XQ_MOVE_NONE;
+}
+
+static int add_move(PgnGame *g, int *cap, Move m)
+{
+    if (g->nmoves == *cap) {
+        int c = *cap ? 2 * *cap : 128;
+        Move *mv = realloc(g->moves, (size_t)c * sizeof *mv);
+        if (!mv)
+            return -1;
+        g->moves = mv;
+        *cap = c;
+    }
+    g->moves[g->nmoves++] = m;
+    return 0;
+}
+
+int pgn_reader_next(PgnReader *r, const Variant *v, PgnGame *g, XqError *err)
+{
+    memset(g, 0, sizeof *g);
+    g->result = RESULT_NONE;
+    skip_space(r);
+    if (!*r->p)
+        return 0;
+    g->first_line = r->line;
+    while (*r->p == '[') {
+        if (read_tag(r, g, err) < 0)
+            return -1;
+        skip_space(r);
+    }
+    const char *variant = pgn_tag(g, "Variant");
+    if (strcmp(variant ? variant : "xiangqi", v->name))
+        return fail(err, r->path, g->first_line, "game of variant %s, but reading with %s", variant ? variant : "xiangqi",
+                    v->name);
+    const char *format = pgn_tag(g, "Format");
+    bool try_wxf = !format || !strcmp(format, "WXF"), try_iccs = !format || !strcmp(format, "ICCS");
+    if (!try_wxf && !try_iccs)
+        return fail(err, r->path, g->first_line, "[Format \"%s\"] is not WXF or ICCS", format);
+    const char *fen = pgn_tag(g, "FEN");
+    snprintf(g->start_fen, sizeof g->start_fen, "%s", fen ? fen : v->start_fen);
+    XqError fen_err;
+    if (pos_set_fen(r->pos, v, g->start_fen, &fen_err) < 0)
+        return fail(err, r->path, g->first_line, "bad [FEN]: %s", fen_err.message);
+
+    int cap = 0;
+    Undo undo;
+    for (;;) {
+        skip_space(r);
+        if (!*r->p || *r->p == '[') {
+            pgn_game_free(g);
+            return fail(err, r->path, r->line, "game from line %d has no result token (1-0, 0-1, 1/2-1/2 or *)",
+                        g->first_line);
+        }
+        char token[64];
+        size_t n = 0;
+        while (*r->p && !isspace((unsigned char)*r->p) && *r->p != '{' && *r->p != ';' && *r->p != '[') {
+            if (n + 1 < sizeof token)
+                token[n++] = *r->p;
+            r->p++;
+        }
+        token[n] = '\0';
+        if (!strcmp(token, "1-0") || !strcmp(token, "0-1") || !strcmp(token, "1/2-1/2") || !strcmp(token, "*")) {
+            g->result = token[0] == '*' ? RESULT_NONE : token[1] == '/' ? RESULT_DRAW
+                        : token[0] == '1' ? RESULT_RED_WINS : RESULT_BLACK_WINS;
+            return 1;
+        }
+        /* Move number: digits and dots ("12.", "12..."), possibly glued to the move. */
+        const char *t = token;
+        if (isdigit((unsigned char)*t)) {
+            while (isdigit((unsigned char)*t))
+                t++;
+            if (*t == '.') {
+                while (*t == '.')
+                    t++;
+            } else {
+                t = token;
+            }
+        }
+        if (!*t)
+            continue;
+        if (r->pos->hist_len >= XQ_MAX_HISTORY - 1) {
+            pgn_game_free(g);
+            return fail(err, r->path, r->line, "too many moves in the game from line %d", g->first_line);
+        }
+        Move m = XQ_MOVE_NONE;
+        char why[128] = "";
+        if (try_wxf)
+            m = parse_wxf(r->pos, t);
+        if (m == XQ_MOVE_NONE && try_iccs)
+            m = move_parse(r->pos, t, why, sizeof why);
+        if (m == XQ_MOVE_NONE) {
+            pgn_game_free(g);
+            return fail(err, r->path, r->line, "move %d '%s' is not a legal %s move%s%s", g->nmoves + 1, t,
+                        try_wxf && try_iccs ? "WXF or ICCS" : try_wxf ? "WXF" : "ICCS", why[0] ? ": " : "", why);
+        }
+        if (add_move(g, &cap, m) < 0) {
+            pgn_game_free(g);
+            return fail(err, r->path, r->line, "out of memory");
+        }
+        pos_do_move(r->pos, m, &undo);
+    }
+}

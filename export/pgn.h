@@ -1,0 +1,54 @@
+/* pgn.h - Xiangqi PGN: writes game records (WXF moves for standard xiangqi, ICCS for the other
+ * rule sets) and reads such files back into moves of the rules core. */
+#ifndef XQ_PGN_H
+#define XQ_PGN_H
+
+#include <stdio.h>
+
+#include "dataset.h"
+
+/* Header values of one game (borrowed; NULL or "" leaves the tag out, except the seven-tag roster
+ * which is written with "?" when missing). */
+typedef struct PgnTags {
+    const char *event, *site, *date, *round, *red, *black;
+} PgnTags;
+
+/* Writes one game: [Game "Chinese Chess"] first, then Event, Site, Date, Round, Red, Black,
+ * Result, [Variant] for rule sets other than standard xiangqi, [FEN] when the start is not the
+ * variant's start, [Format] (WXF or ICCS), Termination and PlyCount; then the moves, 80 columns
+ * wide, and the result. Replays the moves (WXF needs the position). Returns 0, or -1 with *err if
+ * a move does not replay or writing fails. */
+int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTags *tags, XqError *err);
+
+enum { PGN_MAX_TAGS = 32 };
+
+/* One game read back. */
+typedef struct PgnGame {
+    int ntags;
+    char tag_name[PGN_MAX_TAGS][32];
+    char tag_value[PGN_MAX_TAGS][256];
+    char start_fen[256];     /* [FEN] or the variant's start position */
+    Result result;           /* from the result token; RESULT_NONE for "*" */
+    int nmoves;
+    Move *moves;             /* owned (pgn_game_free) */
+    int first_line;          /* line of the game's first tag in the file */
+} PgnGame;
+
+/* Value of a tag of a game read back, or NULL. */
+const char *pgn_tag(const PgnGame *g, const char *name);
+void pgn_game_free(PgnGame *g);
+
+typedef struct PgnReader PgnReader;
+
+/* Reads the whole file; NULL with *err if it cannot be read. */
+PgnReader *pgn_reader_open(const char *path, XqError *err);
+
+/* Reads the next game into *g, parsing its moves (WXF or ICCS as [Format] says; without the
+ * tag either is accepted) by replaying them with variant v, which must match its [Variant]
+ * (absent: xiangqi). Returns 1 for a game, 0 at the end of the file, -1 with *err naming the
+ * file, line and token that is wrong. */
+int pgn_reader_next(PgnReader *r, const Variant *v, PgnGame *g, XqError *err);
+
+void pgn_reader_close(PgnReader *r);
+
+#endif
