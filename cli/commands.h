@@ -10,5 +10,6 @@ int cmd_selfplay(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_openings(int argc, char **argv);
 
 #endif

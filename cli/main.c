@@ -14,6 +14,7 @@ static const Command COMMANDS[] = {
     {"bench", "fixed benchmark workloads (perft, selfplay): speed and signature", cmd_bench},
     {"inspect", "show what a dataset file holds and its summary", cmd_inspect},
     {"report", "balance card of datasets: score, draws, lengths, special moves, branching", cmd_report},
+    {"openings", "opening tree of datasets: lines, results, shares, first-move entropy", cmd_openings},
 };
 enum { NCOMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 
