@@ -15,6 +15,8 @@ static const Command COMMANDS[] = {
     {"inspect", "show what a dataset file holds and its summary", cmd_inspect},
     {"report", "balance card of datasets: score, draws, lengths, special moves, branching", cmd_report},
     {"openings", "opening tree of datasets: lines, results, shares, first-move entropy", cmd_openings},
+    {"compare", "A/B comparison of two sets of datasets: score and draw-rate differences, verdict", cmd_compare},
+    {"export", "write games of datasets as Xiangqi PGN (WXF / ICCS), with a read-back check", cmd_export},
 };
 enum { NCOMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 
