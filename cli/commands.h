@@ -13,5 +13,6 @@ int cmd_report(int argc, char **argv);
 int cmd_openings(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_ladder(int argc, char **argv);
 
 #endif

@@ -17,6 +17,7 @@ static const Command COMMANDS[] = {
     {"openings", "opening tree of datasets: lines, results, shares, first-move entropy", cmd_openings},
     {"compare", "A/B comparison of two sets of datasets: score and draw-rate differences, verdict", cmd_compare},
     {"export", "write games of datasets as Xiangqi PGN (WXF / ICCS), with a read-back check", cmd_export},
+    {"ladder", "self-play at several search budgets: how balance and draws move with strength", cmd_ladder},
 };
 enum { NCOMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 
