@@ -191,15 +191,6 @@ static int read_one(DatasetWriter *w, Column c, uint64_t row, void *out, XqError
     return 0;
 }
 
-static int set_rows(DatasetWriter *w, Column c, uint64_t rows, XqError *err)
-{
-    hsize_t dims[2] = {rows, (hsize_t)w->npoints};
-    if (H5Dset_extent(w->dset[c], dims) < 0)
-        return schema_fail(err, w->tmp_path, "cannot resize %s to %" PRIu64 " rows", SCHEMA_COLUMNS[c].path, rows);
-    w->disk_rows[c] = rows;
-    return 0;
-}
-
 static void warn(const char *path, const char *what)
 {
     fprintf(stderr, "xqlab: warning: %s: %s\n", path, what);
@@ -396,8 +387,8 @@ static herr_t copy_attribute(hid_t src, const char *name, const H5A_info_t *info
 static int write_column(DatasetWriter *w, Column c, XqError *err);
 
 /* Replaces PATH.tmp by a fresh file holding rows [0, end) of every column, copied from the open
- * file (decoded and compressed again). Used when resume found a damaged chunk: trimming in place
- * would free chunk addresses that damaged metadata may share with live chunks. The new file is
+ * file (decoded and compressed again). Trimming in place instead would free chunk addresses that
+ * damaged metadata may share with live chunks. The new file is
  * complete and its journal written before it is renamed over PATH.tmp, so a kill at any moment
  * leaves either the old file with its journal or the new one with its own (dsw_open finishes a
  * rename that a kill interrupted). */
@@ -491,8 +482,7 @@ cleanup:
 /* Reopens PATH.tmp: checks it belongs to the same run, then finds what survived. Every column is
  * decoded up to the rows the journal says were committed (or, without a journal, up to its
  * length); the games kept are the longest prefix whose game rows and the rows they point at all
- * decode. Rows past that are trimmed (in place when nothing failed to decode, by a rebuild
- * otherwise). Returns 0, -1 if the file must not be touched (another run's file) or -2 if nothing
+ * decode, and they are copied into a fresh file (rebuild). Returns 0, -1 if the file must not be touched (another run's file) or -2 if nothing
  * in it can be trusted (the caller starts it again). */
 static int resume_layout(DatasetWriter *w, const DatasetMeta *m, XqError *err)
 {
@@ -521,7 +511,6 @@ static int resume_layout(DatasetWriter *w, const DatasetMeta *m, XqError *err)
     Journal j;
     bool journal = journal_read(w, w->tmp_path, &j);
     uint64_t good[LEN_COUNT] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
-    bool damaged = false;
     for (int c = 0; c < NCOLUMNS; c++) {
         LengthClass k = SCHEMA_COLUMNS[c].length;
         uint64_t limit = w->disk_rows[c], ok;
@@ -529,7 +518,6 @@ static int resume_layout(DatasetWriter *w, const DatasetMeta *m, XqError *err)
             limit = j.rows[k];
         if (verify_column(w, c, limit, &ok, err) < 0)
             return -1;
-        damaged |= ok < limit;
         if (ok < good[k])
             good[k] = ok;
     }
@@ -554,16 +542,11 @@ static int resume_layout(DatasetWriter *w, const DatasetMeta *m, XqError *err)
                  "and will be played again", j.rows[LEN_GAMES] - lo, j.rows[LEN_GAMES]);
         warn(w->tmp_path, what);
     }
-    if (damaged) {
-        if (rebuild(w, end, err) < 0)
-            return -2;
-    } else {
-        for (int c = 0; c < NCOLUMNS; c++) {
-            uint64_t rows = end[SCHEMA_COLUMNS[c].length];
-            if (w->disk_rows[c] != rows && set_rows(w, c, rows, err) < 0)
-                return -2;
-        }
-    }
+    /* Always a fresh file: trimming in place (H5Dset_extent, which rewrites the boundary chunk
+     * and frees the chunks past it) was measured to leave, once in 200 kills, a chunk that a
+     * later append could not read back; a rebuilt file holds nothing a kill has touched. */
+    if (rebuild(w, end, err) < 0)
+        return -2;
     if (lo > 0) {
         uint64_t index;
         if (read_one(w, C_GAME_INDEX, lo - 1, &index, err) < 0)
