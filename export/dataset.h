@@ -58,24 +58,32 @@ typedef struct GameRecord {
 
 typedef struct DatasetWriter DatasetWriter;
 
-/* Creates PATH.tmp (or reopens it when `resume` is true, trimming any rows of a game that was
- * not completely written) and writes the metadata. *games_done tells how many complete games
- * the file already holds (0 for a new file). NULL with *err on failure. */
+/* Creates PATH.tmp (or, when `resume` is true, reopens it) and writes the metadata. *games_done
+ * tells how many complete games the file holds (0 for a new file). Crash protocol
+ * (docs/data-format.md): every completed flush records its row counts in the journal
+ * PATH.tmp.games; resume decodes every column up to those counts, keeps the longest prefix of
+ * games whose rows all decode and copies it into a fresh PATH.tmp, so a SIGKILL at any moment
+ * costs at most the batch in flight (games lost beyond it are reported on stderr; the caller
+ * plays them again). An unreadable PATH.tmp is started again with a warning; a PATH.tmp beside
+ * a complete PATH is removed and reported as complete. Stale PATH.part and *.new files are
+ * removed. NULL with *err on failure (another variant's file is never touched). */
 DatasetWriter *dsw_open(const char *path, const DatasetMeta *meta, bool resume,
                         uint64_t *games_done, XqError *err);
 
 /* Appends a game (games must come in increasing index order). Buffers; see dsw_flush. */
 int dsw_append(DatasetWriter *w, const GameRecord *g, XqError *err);
 
-/* Writes buffered rows and flushes the file to disk (dsw_append also does this by itself after
- * 32768 buffered positions). Between flushes the file is not touched. */
+/* Writes buffered rows, flushes the file (dsw_append also does this by itself after 32768
+ * buffered positions) and then updates the journal: only then are the games committed. Between
+ * flushes the file is not touched. */
 int dsw_flush(DatasetWriter *w, XqError *err);
 
-/* Flushes, writes a compact copy PATH.part of PATH.tmp (chunks copied as they are), renames it
- * to PATH and removes PATH.tmp. On error PATH.tmp stays for --resume. Frees w (also on error). */
+/* Flushes, writes a compact copy PATH.part of PATH.tmp (chunks copied as they are), fsyncs and
+ * renames it to PATH, then removes PATH.tmp and its journal. Until the rename PATH.tmp stays
+ * resumable; after it PATH is complete. Frees w (also on error). */
 int dsw_close(DatasetWriter *w, XqError *err);
 
-/* Closes without renaming (interrupted run: PATH.tmp stays for --resume). Frees w. */
+/* Flushes and closes without renaming (interrupted run: PATH.tmp stays for --resume). Frees w. */
 int dsw_abandon(DatasetWriter *w, XqError *err);
 
 /* ---- reading ---- */
