@@ -1,0 +1,86 @@
+#!/bin/sh
+# test_analysis.sh - runs the built analysis commands (report, openings, compare, export, ladder)
+# on small self-play datasets: outputs, exit codes, refused inputs.
+# usage: test_analysis.sh PATH/TO/xqlab WORK_DIR
+set -u
+XQLAB="$1"
+WORK="$2/cli_analysis"
+failures=0
+rm -rf "$WORK"
+mkdir -p "$WORK"
+
+fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+ok() { echo "ok   $1"; }
+
+# expect NAME EXIT PATTERN -- ARGS...: runs xqlab ARGS, checks the exit status and that PATTERN
+# (grep -E) matches stdout + stderr.
+expect() {
+    name="$1"; want="$2"; pattern="$3"; shift 4
+    "$XQLAB" "$@" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name: exit $rc, expected $want: $(head -c 400 "$WORK/err")"
+    elif [ -n "$pattern" ] && ! cat "$WORK/out" "$WORK/err" | grep -Eq -- "$pattern"; then
+        fail "$name: no match for '$pattern' in: $(head -c 400 "$WORK/out") / $(head -c 400 "$WORK/err")"
+    else
+        ok "$name"
+    fi
+}
+
+# Two small runs of the same settings (shards: other seeds) and one at other settings.
+"$XQLAB" selfplay -v xiangqi -n 12 --playouts 8 --seed 1 -t 2 --progress quiet -o "$WORK/a1.h5" >/dev/null || fail "selfplay a1"
+"$XQLAB" selfplay -v xiangqi -n 12 --playouts 8 --seed 2 -t 2 --progress quiet -o "$WORK/a2.h5" >/dev/null || fail "selfplay a2"
+"$XQLAB" selfplay -v xiangqi -n 12 --playouts 16 --seed 1 -t 2 --progress quiet -o "$WORK/b.h5" >/dev/null || fail "selfplay b"
+
+expect report-text 0 '^results +[0-9]+ / [0-9]+ / [0-9]+' -- report "$WORK/a1.h5" "$WORK/a2.h5"
+expect report-24-games 0 'from 2 files' -- report "$WORK/a1.h5" "$WORK/a2.h5"
+expect report-branching 0 'plies +0-9 +[0-9.]+' -- report "$WORK/a1.h5"
+# Standard xiangqi has no rule-module moves: no utilisation table.
+"$XQLAB" report "$WORK/a1.h5" | grep -q 'Special moves' && fail "report: special-move table for standard xiangqi" || ok "report-no-special-table"
+expect report-json 0 '"kind": "report", "variant": "xiangqi".*"games": 24' -- report --json "$WORK/a1.h5" "$WORK/a2.h5"
+expect report-markdown 0 '^\| red score \|' -- report --markdown "$WORK/a1.h5"
+expect report-mismatch 1 'b.h5: does not belong with .*a1.h5: different search settings \(params_text line [0-9]+: .playouts = 8. vs .playouts = 16.\)' -- \
+    report "$WORK/a1.h5" "$WORK/b.h5"
+expect report-twice 1 'is given twice' -- report "$WORK/a1.h5" "$WORK/a1.h5"
+expect report-missing 1 'nonexistent.h5' -- report "$WORK/nonexistent.h5"
+printf 'not an hdf5 file\n' >"$WORK/junk.h5"
+expect report-damaged 1 'junk.h5' -- report "$WORK/junk.h5"
+expect report-bad-option 2 "unknown option '--frobnicate'" -- report --frobnicate "$WORK/a1.h5"
+expect report-no-file 2 'usage: xqlab report' -- report
+expect report-help 0 'balance card' -- report --help
+XQLAB_PYTHON=/nonexistent/python3 "$XQLAB" report "$WORK/a1.h5" --plots "$WORK/plots" >/dev/null 2>"$WORK/err"
+if [ $? -eq 1 ] && grep -q 'python3-matplotlib' "$WORK/err"; then ok "report-plots-no-python"; else fail "report-plots-no-python: $(cat "$WORK/err")"; fi
+
+expect openings-text 0 'first move entropy [0-9.]+ bits' -- openings "$WORK/a1.h5" "$WORK/a2.h5" --depth 2 --min-games 1
+expect openings-json 0 '"kind": "openings".*"notation": "WXF"' -- openings --json "$WORK/a1.h5" --depth 3
+expect openings-h5 0 'wrote /openings' -- openings "$WORK/a1.h5" --h5 "$WORK/tree.h5"
+expect openings-h5-into-input 1 'is an input dataset' -- openings "$WORK/a1.h5" --h5 "$WORK/a1.h5"
+expect openings-bad-depth 2 'depth' -- openings "$WORK/a1.h5" --depth 0
+
+expect compare-text 0 'search settings line [0-9]+: .playouts = 8. vs .playouts = 16.' -- \
+    compare "$WORK/a1.h5" "$WORK/a2.h5" -- "$WORK/b.h5"
+expect compare-verdict 0 '^verdict: ' -- compare "$WORK/a1.h5" -- "$WORK/b.h5"
+expect compare-json 0 '"kind": "compare".*"distinguishable": (true|false)' -- compare --json "$WORK/a1.h5" -- "$WORK/b.h5"
+expect compare-one-side 2 'needs files on both sides' -- compare "$WORK/a1.h5"
+expect compare-mismatch-in-side 1 'compare \(A\): .*does not belong' -- compare "$WORK/a1.h5" "$WORK/b.h5" -- "$WORK/a2.h5"
+
+expect export-verify 0 'games read back .* same start positions, moves and results' -- \
+    export "$WORK/a1.h5" "$WORK/a2.h5" --pgn "$WORK/games.pgn" --verify
+head -1 "$WORK/games.pgn" | grep -qx '\[Game "Chinese Chess"\]' && ok "export-first-tag" || fail "export-first-tag"
+[ "$(grep -c '^\[Game ' "$WORK/games.pgn")" -eq 24 ] && ok "export-24-games" || fail "export-24-games"
+expect export-range 0 '\[Round "3"\]' -- export "$WORK/a1.h5" --pgn - --games 3
+expect export-range-past-end 2 'past the last game' -- export "$WORK/a1.h5" --pgn - --games 99
+expect export-bad-range 2 'expects N, A-B' -- export "$WORK/a1.h5" --pgn - --games x
+expect export-into-input 2 'is an input dataset' -- export "$WORK/a1.h5" --pgn "$WORK/a1.h5"
+expect export-no-pgn 2 'needs --pgn' -- export "$WORK/a1.h5"
+
+expect ladder 0 'from 4 to 8 playouts: red score' -- ladder -v xiangqi --playouts 4,8 -n 4 -t 2 --seed 3
+expect ladder-json 0 '"kind": "ladder".*"playouts": 8' -- ladder -v xiangqi --playouts 4,8 -n 2 -t 2 --json
+expect ladder-bad-playouts 2 'playouts expects' -- ladder -v xiangqi --playouts 4,x
+expect ladder-no-variant 2 'needs -v' -- ladder --playouts 4
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures failure(s)"
+    exit 1
+fi
+echo "all analysis CLI checks passed"
