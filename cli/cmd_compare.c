@@ -116,10 +116,18 @@ static void compare(const SideData *a, const SideData *b, Comparison *c)
     c->apart = (na && nb) && (c->score.p < 0.05 || c->draws.p < 0.05);
     if (!na || !nb) {
         snprintf(c->verdict, sizeof c->verdict, "verdict: no games on one side: nothing to compare");
-    } else if (c->apart) {
+    } else if (c->score.p < 0.05 && c->draws.p < 0.05) {
         snprintf(c->verdict, sizeof c->verdict,
                  "verdict: the data tell A and B apart: B moves Red's score by %+.1f points (p = %.3g) and the "
                  "draw rate by %+.1f points (p = %.3g)", 100 * c->score.diff, c->score.p, 100 * c->draws.diff, c->draws.p);
+    } else if (c->apart) {
+        bool by_score = c->score.p < 0.05;
+        snprintf(c->verdict, sizeof c->verdict,
+                 "verdict: the data tell A and B apart by the %s (%+.1f points, p = %.3g); the %s does not differ "
+                 "significantly (%+.1f points, p = %.3g)", by_score ? "red score" : "draw rate",
+                 100 * (by_score ? c->score.diff : c->draws.diff), by_score ? c->score.p : c->draws.p,
+                 by_score ? "draw rate" : "red score", 100 * (by_score ? c->draws.diff : c->score.diff),
+                 by_score ? c->draws.p : c->score.p);
     } else if (c->score.diff == 0) {
         snprintf(c->verdict, sizeof c->verdict,
                  "verdict: the data cannot tell A and B apart (score p = %.3g, draw rate p = %.3g); these games "
