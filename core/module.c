@@ -210,6 +210,12 @@ int module_generate_legal(Position *pos, MoveList *list)
     return list->count;
 }
 
+int module_count_legal(Position *pos)
+{
+    MoveList list;
+    return module_generate_legal(pos, &list);
+}
+
 bool module_royal_attacked(const Position *pos, Side side)
 {
     FOR_ENABLED(pos->v, mod)

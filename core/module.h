@@ -82,6 +82,7 @@ void module_do_move(Position *pos, Move m, Undo *u);
 void module_undo_move(Position *pos, Move m, const Undo *u);
 int module_generate_pseudo(const Position *pos, MoveList *list);
 int module_generate_legal(Position *pos, MoveList *list);
+int module_count_legal(Position *pos);
 bool module_is_legal(Position *pos, Move m);
 bool module_royal_attacked(const Position *pos, Side side);
 const MoveTable *module_table(const Position *pos, int kind, Side side, Point from);

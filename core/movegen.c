@@ -7,12 +7,10 @@
 
 /* Calls ADD(move) for every pseudo-legal move of the piece on `from`. Shared by generation and
  * counting so both walk the tables the same way. XQ_FOR_PIECE_MOVES_T walks the table slice
- * `table` (rule modules pick it, e.g. the cube's powered tables); XQ_FOR_PIECE_MOVES the plain
- * one. */
+ * `table` (rule modules pick it, e.g. the cube's powered tables; the expression may use the
+ * macro's own v_, pc_ and us_); XQ_FOR_PIECE_MOVES the plain one. */
 #define XQ_FOR_PIECE_MOVES(pos, from, ADD)                                                       \
-    XQ_FOR_PIECE_MOVES_T(pos, from,                                                              \
-                         &(pos)->v->table[XQ_PIECE_KIND((pos)->board[from])]                     \
-                                         [XQ_PIECE_SIDE((pos)->board[from])][from], ADD)
+    XQ_FOR_PIECE_MOVES_T(pos, from, &v_->table[XQ_PIECE_KIND(pc_)][us_][from], ADD)
 #define XQ_FOR_PIECE_MOVES_T(pos, from, table, ADD)                                              \
     do {                                                                                         \
         const Variant *v_ = (pos)->v;                                                            \
@@ -69,71 +67,74 @@
         }                                                                                        \
     } while (0)
 
-/* Is side's royal piece attacked by a piece of `them` whose kind is in `kinds`, by the plain
- * tables? */
-static inline bool royal_attacked_by(const Position *pos, Side side, unsigned kinds)
-{
-    const Variant *v = pos->v;
-    const Piece *b = pos->board;
-    Point k = pos->royal[side];
-    if (k == XQ_NO_POINT)
-        return false;
-    Side them = XQ_OTHER(side);
-    const ReverseTable *rt = &v->reverse[them][k];
-    const ReverseLeap *r = v->reverse_leaps + rt->first;
-    for (int i = 0; i < rt->count; i++, r++) {
-        Piece q = b[r->from];
-        if (q && XQ_PIECE_SIDE(q) == them && ((r->kinds & kinds) >> XQ_PIECE_KIND(q) & 1) &&
-            !(b[r->block[0]] | b[r->block[1]]))
-            return true;
-    }
-    unsigned dirs = v->attack_dirs[them];
-    bool hoppers = v->hopper_kinds[them] != 0;
-    for (int d = 0; dirs; d++, dirs >>= 1) {
-        if (!(dirs & 1))
-            continue;
-        int od = XQ_DIR_OPPOSITE(d);
-        const Point(*nb)[DIR_COUNT] = v->neighbor;
-        Point q = nb[k][d];
-        int dist = 1;
-        while (q != XQ_NO_POINT && !b[q]) {
-            q = nb[q][d];
-            dist++;
-        }
-        if (q == XQ_NO_POINT)
-            continue;
-        Piece pc = b[q];
-        if (XQ_PIECE_SIDE(pc) == them && (kinds >> XQ_PIECE_KIND(pc) & 1) &&
-            v->slide_reach[XQ_PIECE_KIND(pc)][them][q][od] >= dist)
-            return true;
-        if (!hoppers)
-            continue;
-        q = nb[q][d];
-        dist++;
-        while (q != XQ_NO_POINT && !b[q]) {
-            q = nb[q][d];
-            dist++;
-        }
-        if (q == XQ_NO_POINT)
-            continue;
-        pc = b[q];
-        if (XQ_PIECE_SIDE(pc) == them && (kinds >> XQ_PIECE_KIND(pc) & 1) &&
-            v->hop_reach[XQ_PIECE_KIND(pc)][them][q][od] >= dist)
-            return true;
-    }
+/* The body of the royal attack test by the plain tables, counting attackers whose kind passes
+ * KIND_OK(kind): written once, expanded into the plain test (every kind, the hot path) and the
+ * kind-filtered test rule modules use. */
+#define XQ_ROYAL_ATTACKED_BODY(pos, side, KIND_OK)                                               \
+    const Variant *v = pos->v;                                                                   \
+    const Piece *b = pos->board;                                                                 \
+    Point k = pos->royal[side];                                                                  \
+    if (k == XQ_NO_POINT)                                                                        \
+        return false;                                                                            \
+    Side them = XQ_OTHER(side);                                                                  \
+    const ReverseTable *rt = &v->reverse[them][k];                                               \
+    const ReverseLeap *r = v->reverse_leaps + rt->first;                                         \
+    for (int i = 0; i < rt->count; i++, r++) {                                                   \
+        Piece q = b[r->from];                                                                    \
+        if (q && XQ_PIECE_SIDE(q) == them && (r->kinds >> XQ_PIECE_KIND(q) & 1) &&               \
+            KIND_OK(XQ_PIECE_KIND(q)) &&                                                         \
+            !(b[r->block[0]] | b[r->block[1]]))                                                  \
+            return true;                                                                         \
+    }                                                                                            \
+    unsigned dirs = v->attack_dirs[them];                                                        \
+    bool hoppers = v->hopper_kinds[them] != 0;                                                   \
+    for (int d = 0; dirs; d++, dirs >>= 1) {                                                     \
+        if (!(dirs & 1))                                                                         \
+            continue;                                                                            \
+        int od = XQ_DIR_OPPOSITE(d);                                                             \
+        const Point(*nb)[DIR_COUNT] = v->neighbor;                                               \
+        Point q = nb[k][d];                                                                      \
+        int dist = 1;                                                                            \
+        while (q != XQ_NO_POINT && !b[q]) {                                                      \
+            q = nb[q][d];                                                                        \
+            dist++;                                                                              \
+        }                                                                                        \
+        if (q == XQ_NO_POINT)                                                                    \
+            continue;                                                                            \
+        Piece pc = b[q];                                                                         \
+        if (XQ_PIECE_SIDE(pc) == them && KIND_OK(XQ_PIECE_KIND(pc)) &&                           \
+            v->slide_reach[XQ_PIECE_KIND(pc)][them][q][od] >= dist)                              \
+            return true;                                                                         \
+        if (!hoppers)                                                                            \
+            continue;                                                                            \
+        q = nb[q][d];                                                                            \
+        dist++;                                                                                  \
+        while (q != XQ_NO_POINT && !b[q]) {                                                      \
+            q = nb[q][d];                                                                        \
+            dist++;                                                                              \
+        }                                                                                        \
+        if (q == XQ_NO_POINT)                                                                    \
+            continue;                                                                            \
+        pc = b[q];                                                                               \
+        if (XQ_PIECE_SIDE(pc) == them && KIND_OK(XQ_PIECE_KIND(pc)) &&                           \
+            v->hop_reach[XQ_PIECE_KIND(pc)][them][q][od] >= dist)                                \
+            return true;                                                                         \
+    }                                                                                            \
     return false;
-}
+
+#define XQ_ANY_KIND(k) true
+#define XQ_IN_KINDS(k) ((kinds >> (k)) & 1)
 
 bool pos_royal_attacked(const Position *pos, Side side)
 {
     if (pos->v->modules)
         return module_royal_attacked(pos, side);
-    return royal_attacked_by(pos, side, 0xffffu);
+    XQ_ROYAL_ATTACKED_BODY(pos, side, XQ_ANY_KIND)
 }
 
 bool pos_royal_attacked_by(const Position *pos, Side side, unsigned kinds)
 {
-    return royal_attacked_by(pos, side, kinds);
+    XQ_ROYAL_ATTACKED_BODY(pos, side, XQ_IN_KINDS)
 }
 
 int pos_walk_piece(const Position *pos, Point from, const MoveTable *t, MoveList *list, int n)
@@ -227,7 +228,7 @@ int pos_generate_legal(Position *pos, MoveList *list)
 #define ADD_LEGAL(m)                                                                             \
     do {                                                                                         \
         Move mm_ = (m);                                                                          \
-        if (((!in_check && !needs_check(danger, royal, mm_)) || pos_is_legal(pos, mm_)) &&      \
+        if (((!in_check && !needs_check(danger, royal, mm_)) || plain_is_legal(pos, mm_)) &&      \
             n < XQ_MAX_MOVES)                                                                    \
             list->moves[n++] = mm_;                                                              \
     } while (0)
@@ -242,10 +243,8 @@ int pos_generate_legal(Position *pos, MoveList *list)
 
 int pos_count_legal(Position *pos)
 {
-    if (pos->v->modules) {
-        MoveList list;
-        return module_generate_legal(pos, &list);
-    }
+    if (pos->v->modules)
+        return module_count_legal(pos);
     Side us = pos->side;
     Point royal = pos->royal[us];
     int n = 0;
@@ -258,7 +257,7 @@ int pos_count_legal(Position *pos)
 #define COUNT_MOVE(m)                                                                            \
     do {                                                                                         \
         Move mm_ = (m);                                                                          \
-        if ((!in_check && !needs_check(danger, royal, mm_)) || pos_is_legal(pos, mm_))      \
+        if ((!in_check && !needs_check(danger, royal, mm_)) || plain_is_legal(pos, mm_))      \
             n++;                                                                                 \
     } while (0)
     for (int i = 0; i < pos->count[us]; i++) {

@@ -1,7 +1,7 @@
 /* test_variants4.c - sniper, mixed, cube and five-tigers (RULES.md 6, 11, 9, 10): hand-made
  * positions for every rule and option, pinned start perft, random-play invariants. Built twice:
  * the fast program plays a few hundred random games per rule set, test_variants4_slow (label
- * slow, -DXQ_SLOW) 10,000. Expected moves are derived by hand from RULES.md. */
+ * slow, -DXQ_SLOW) 10,000 (plus the same hand cases). Expected moves are derived by hand from RULES.md. */
 #include "test_util.h"
 
 #include "ini.h"
@@ -628,7 +628,6 @@ static void tigers_random(void **state) { (void)state; random_games("five-tigers
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-#ifndef XQ_SLOW
         cmocka_unit_test(sniper_perft),
         cmocka_unit_test(sniper_moves_by_hop_captures_by_slide),
         cmocka_unit_test(sniper_tenth_palace_point),
@@ -653,7 +652,6 @@ int main(void)
         cmocka_unit_test(tigers_pending_state_fen),
         cmocka_unit_test(tigers_double_capture_undo),
         cmocka_unit_test(tigers_second_submove_takes_general),
-#endif
         cmocka_unit_test(sniper_random),
         cmocka_unit_test(mixed_random),
         cmocka_unit_test(cube_random),
