@@ -1,4 +1,5 @@
 /* cmd_match.c - `xqlab match`: two players, colour-swapped game pairs, A's score. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,9 @@ static void usage(FILE *out)
         "usage: xqlab match -v VARIANT --a PLAYER --b PLAYER [-n GAMES] [options]\n\n"
         "Plays GAMES games (rounded up to pairs) between players A and B. Each pair starts\n"
         "from the same short random opening, A playing Red in one game and Black in the\n"
-        "other. Prints W/D/L of A per colour and A's score.\n\n"
+        "other. Prints W/D/L of A per colour, A's score, the pentanomial pair counts, the\n"
+        "Elo difference A - B with its 95%% interval and the likelihood of superiority\n"
+        "(statistics over pairs: see docs/training.md).\n\n"
         "players:\n"
         "  random                      a uniformly random legal move\n"
         "  greedy                      captures the most valuable piece, else random\n"
@@ -35,8 +38,22 @@ static void usage(FILE *out)
         "      --seed S          base seed (default 1)\n"
         "      --opening-plies K random non-capturing opening moves per pair (default 4)\n"
         "      --preset NAME     base search settings for mcts players (configs/runs)\n"
+        "      --sprt E0,E1,A,B  sequential test of H0: Elo = E0 against H1: Elo = E1 with error\n"
+        "                        rates A, B: stops at the first verdict, checked pair by pair\n"
+        "                        in pair order (the same verdict for any thread count);\n"
+        "                        -n is then the maximum. Exit 0 either way; the verdict is\n"
+        "                        printed (H1 accepted = A stronger by about E1)\n"
         "      --json            print the result as JSON\n"
         "      --quiet           no progress lines\n");
+}
+
+/* JSON has no infinities: an unbounded Elo (all wins or all losses) prints as null. */
+static void json_number(double x)
+{
+    if (isfinite(x))
+        printf("%.3f", x);
+    else
+        printf("null");
 }
 
 int cmd_match(int argc, char **argv)
@@ -45,6 +62,8 @@ int cmd_match(int argc, char **argv)
     long games = 100, threads = 0, opening = 4;
     uint64_t seed = 1;
     bool json = false, quiet = false;
+    SprtSpec sprt;
+    bool use_sprt = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
@@ -71,6 +90,11 @@ int cmd_match(int argc, char **argv)
                 return EXIT_USAGE;
         } else if (!strcmp(a, "--preset") && has) {
             preset = argv[++i];
+        } else if (!strcmp(a, "--sprt") && has) {
+            char msg[200];
+            if (sprt_parse(&sprt, argv[++i], msg, sizeof msg) < 0)
+                return cli_error(EXIT_USAGE, "match", "--sprt: %s", msg);
+            use_sprt = true;
         } else if (!strcmp(a, "--json")) {
             json = true;
         } else if (!strcmp(a, "--quiet")) {
@@ -121,6 +145,7 @@ int cmd_match(int argc, char **argv)
         .max_plies = sa.params.max_plies,
         .progress = !quiet,
         .stop = &stop_requested,
+        .sprt = use_sprt ? &sprt : NULL,
     };
     atomic_store(&stop_requested, false);
     signal(SIGINT, on_signal);
@@ -134,17 +159,35 @@ int cmd_match(int argc, char **argv)
         goto cleanup;
     }
     double score = match_score(&t);
+    EloEstimate elo;
+    elo_estimate(t.pentanomial, &elo);
+    const char *verdict = t.sprt_verdict == SPRT_ACCEPT_H1 ? "H1" : t.sprt_verdict == SPRT_ACCEPT_H0 ? "H0" : "none";
+    double lower = 0, upper = 0;
+    if (use_sprt)
+        sprt_bounds(&sprt, &lower, &upper);
     if (json) {
         printf("{\"variant\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", \"games\": %llu, "
                "\"a_as_red\": [%llu, %llu, %llu], \"a_as_black\": [%llu, %llu, %llu], "
                "\"pentanomial\": [%llu, %llu, %llu, %llu, %llu], \"a_score\": %.6f, "
-               "\"interrupted\": %s}\n", v->name, sa.label, sb.label, (unsigned long long)t.games,
+               "\"interrupted\": %s, ", v->name, sa.label, sb.label, (unsigned long long)t.games,
                (unsigned long long)t.a_red[0], (unsigned long long)t.a_red[1],
                (unsigned long long)t.a_red[2], (unsigned long long)t.a_black[0],
                (unsigned long long)t.a_black[1], (unsigned long long)t.a_black[2],
                (unsigned long long)t.pentanomial[0], (unsigned long long)t.pentanomial[1],
                (unsigned long long)t.pentanomial[2], (unsigned long long)t.pentanomial[3],
                (unsigned long long)t.pentanomial[4], score, t.interrupted ? "true" : "false");
+        printf("\"elo\": ");
+        json_number(elo.elo);
+        printf(", \"elo_95\": [");
+        json_number(elo.elo_low);
+        printf(", ");
+        json_number(elo.elo_high);
+        printf("], \"score_se\": %.6f, \"los\": %.6f", elo.score_se, elo.los);
+        if (use_sprt)
+            printf(", \"sprt\": {\"elo0\": %g, \"elo1\": %g, \"alpha\": %g, \"beta\": %g, "
+                   "\"llr\": %.4f, \"lower\": %.4f, \"upper\": %.4f, \"verdict\": \"%s\"}",
+                   sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, t.sprt_llr, lower, upper, verdict);
+        printf("}\n");
     } else {
         printf("match: %s, A = %s, B = %s, %llu games%s\n", v->name, sa.label, sb.label,
                (unsigned long long)t.games, t.interrupted ? " (interrupted)" : "");
@@ -157,6 +200,19 @@ int cmd_match(int argc, char **argv)
             if (t.by_reason[r])
                 printf("  %s %llu", termination_name((Termination)r), (unsigned long long)t.by_reason[r]);
         printf("\nA score: %.1f%%\n", 100.0 * score);
+        printf("pentanomial (pairs by A's points 0, 0.5, 1, 1.5, 2): %llu %llu %llu %llu %llu\n",
+               (unsigned long long)t.pentanomial[0], (unsigned long long)t.pentanomial[1],
+               (unsigned long long)t.pentanomial[2], (unsigned long long)t.pentanomial[3],
+               (unsigned long long)t.pentanomial[4]);
+        printf("Elo A - B: %+.1f  95%% interval [%+.1f, %+.1f]  (score %.4f +- %.4f)\n", elo.elo,
+               elo.elo_low, elo.elo_high, elo.score, elo.score_se);
+        printf("LOS: %.2f%%\n", 100.0 * elo.los);
+        if (use_sprt)
+            printf("SPRT [%g, %g] alpha %g beta %g: LLR %.3f (bounds %.3f, %.3f) -> %s\n", sprt.elo0,
+                   sprt.elo1, sprt.alpha, sprt.beta, t.sprt_llr, lower, upper,
+                   t.sprt_verdict == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger)"
+                   : t.sprt_verdict == SPRT_ACCEPT_H0 ? "H0 accepted (A is not stronger by E1)"
+                                                      : "no verdict (game limit reached)");
     }
     if (t.interrupted)
         status = 130;

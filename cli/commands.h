@@ -9,6 +9,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_openings(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

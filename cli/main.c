@@ -13,6 +13,7 @@ static const Command COMMANDS[] = {
     {"play", "replay moves from a position and print the FEN and game status", cmd_play},
     {"bench", "fixed benchmark workloads (perft, selfplay): speed and signature", cmd_bench},
     {"inspect", "show what a dataset file holds and its summary", cmd_inspect},
+    {"tune", "fit evaluation weights to self-play results; piece values with errors", cmd_tune},
     {"report", "balance card of datasets: score, draws, lengths, special moves, branching", cmd_report},
     {"openings", "opening tree of datasets: lines, results, shares, first-move entropy", cmd_openings},
     {"compare", "A/B comparison of two sets of datasets: score and draw-rate differences, verdict", cmd_compare},

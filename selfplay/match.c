@@ -86,6 +86,12 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
         omp_set_num_threads(o->threads);
     atomic_bool failed = false;
     _Atomic uint64_t finished = 0;
+    /* SPRT: pairs [0, sprt_prefix) are complete and in sprt_counts; sprt_end is the pair count
+     * the totals keep (all pairs until a verdict). Updated under one lock, in pair order. */
+    uint64_t sprt_prefix = 0, sprt_counts[5] = {0};
+    _Atomic uint64_t sprt_end = o->pairs;
+    double llr = 0;
+    SprtVerdict verdict = SPRT_CONTINUE;
 #pragma omp parallel
     {
         Player a, b;
@@ -96,11 +102,33 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
             atomic_store(&failed, true);
 #pragma omp for schedule(dynamic, 1)
         for (uint64_t g = 0; g < ngames; g++) {
-            if (!ok || atomic_load(&failed) || (o->stop && atomic_load(o->stop)))
+            if (!ok || atomic_load(&failed) || (o->stop && atomic_load(o->stop)) ||
+                g / 2 >= atomic_load(&sprt_end))
                 continue;
             /* Even games: A is Red; odd games: A is Black. */
             bool a_red = g % 2 == 0;
-            outcomes[g] = play_game(o, a_red ? &a : &b, a_red ? &b : &a, g / 2, g, pos);
+            GameOutcome res = play_game(o, a_red ? &a : &b, a_red ? &b : &a, g / 2, g, pos);
+            if (!o->sprt)
+                outcomes[g] = res;
+            else
+#pragma omp critical(match_sprt)
+            {
+                /* Stored under the lock: other threads read finished games here. */
+                outcomes[g] = res;
+                while (verdict == SPRT_CONTINUE && sprt_prefix < o->pairs &&
+                       outcomes[2 * sprt_prefix].done && outcomes[2 * sprt_prefix + 1].done) {
+                    const GameOutcome *g1 = &outcomes[2 * sprt_prefix];
+                    const GameOutcome *g2 = &outcomes[2 * sprt_prefix + 1];
+                    int pts = (g1->result == RESULT_RED_WINS ? 2 : g1->result == RESULT_DRAW ? 1 : 0) +
+                              (g2->result == RESULT_BLACK_WINS ? 2 : g2->result == RESULT_DRAW ? 1 : 0);
+                    sprt_counts[pts]++;
+                    sprt_prefix++;
+                    llr = sprt_llr(o->sprt, sprt_counts);
+                    verdict = sprt_verdict(o->sprt, llr);
+                    if (verdict != SPRT_CONTINUE)
+                        atomic_store(&sprt_end, sprt_prefix);
+                }
+            }
             uint64_t n = atomic_fetch_add(&finished, 1) + 1;
             if (o->progress && (n % 20 == 0 || n == ngames))
 #pragma omp critical(match_progress)
@@ -122,7 +150,10 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
         snprintf(err->message, sizeof err->message, "out of memory creating the players");
         return -1;
     }
-    for (uint64_t p = 0; p < o->pairs; p++) {
+    t->sprt_llr = llr;
+    t->sprt_verdict = verdict;
+    uint64_t end = atomic_load(&sprt_end);
+    for (uint64_t p = 0; p < end; p++) {
         const GameOutcome *g1 = &outcomes[2 * p], *g2 = &outcomes[2 * p + 1];
         if (!g1->done || !g2->done) {
             t->interrupted = true;

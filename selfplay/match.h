@@ -5,6 +5,7 @@
 
 #include <stdatomic.h>
 
+#include "elo.h"
 #include "player.h"
 
 typedef struct MatchOptions {
@@ -17,6 +18,8 @@ typedef struct MatchOptions {
     int max_plies;              /* length cap (draw) */
     bool progress;              /* a line per finished pair count on stderr */
     const atomic_bool *stop;    /* may be NULL */
+    const SprtSpec *sprt;       /* NULL = play every pair; else stop at the first verdict, checked
+                                 * pair by pair in pair-index order (deterministic) */
 } MatchOptions;
 
 typedef struct MatchTotals {
@@ -25,6 +28,11 @@ typedef struct MatchTotals {
     uint64_t pentanomial[5];         /* pairs by A's points: 0, 0.5, 1, 1.5, 2 */
     uint64_t by_reason[TERM_COUNT];
     bool interrupted;
+    /* With MatchOptions.sprt: the LLR after the last counted pair and the verdict; the totals
+     * count exactly the pairs up to the one that reached it (games of later pairs that were
+     * already in flight are discarded). */
+    double sprt_llr;
+    SprtVerdict sprt_verdict;
 } MatchTotals;
 
 /* Plays the match. Returns 0 or -1 with *err (out of memory). */

@@ -1,0 +1,481 @@
+/* cmd_tune.c - `xqlab tune`: fit evaluation weights to self-play results, write a weights file
+ * with provenance and the piece values in pawn units with standard errors. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "common.h"
+#include "dataset.h"
+#include "params.h"
+#include "tune.h"
+
+enum { MAX_FILES = 1024, MAX_VALUES = 2 * EVAL_MAX_FEATURES };
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: xqlab tune DATA.h5... [-v VARIANT] [-o WEIGHTS.ini] [options]\n\n"
+        "Fits the evaluation's linear features to the game results of self-play datasets by\n"
+        "L2-regularised logistic regression: Red's expected score (draw = 1/2) is modelled as\n"
+        "sigmoid(2 w.x / eval_scale), the search's own leaf value mapped to a score, so the\n"
+        "weights stay in pawns. Minimised with GSL's BFGS (analytic gradient), games split into\n"
+        "training and validation, stopped when the validation loss stops improving. Writes the\n"
+        "weights file (with provenance comments) and the piece values in pawn units with\n"
+        "standard errors (inverse Hessian, delta method) as JSON. See docs/training.md.\n\n"
+        "options:\n"
+        "  -v, --variant V       rule set (default: the variant stored in the first file);\n"
+        "                        every file must hold this variant with the same rule text\n"
+        "  -o, --output FILE     weights file to write (default VARIANT-tuned.ini)\n"
+        "      --values FILE     piece-value JSON (default: the output with .json)\n"
+        "      --start FILE      starting weights (default configs/weights/VARIANT.ini if it\n"
+        "                        exists, else the variant's piece values)\n"
+        "      --eval-scale S    pawns per unit of atanh(value) (default: the search default, 10)\n"
+        "      --l2 L            L2 penalty on the mean loss (default 1e-5)\n"
+        "      --root-blend B    target = (1-B) result + B search value (default 0)\n"
+        "      --validation F    share of games held out (default 0.1)\n"
+        "      --seed S          seed of the game split (default 1)\n"
+        "      --max-iterations N  BFGS iterations (default 300)\n"
+        "      --patience N      iterations without a better validation loss before stopping\n"
+        "                        (default 10)\n"
+        "      --only P,...      fit only features whose names start with one of the\n"
+        "                        prefixes (material,zone.pawn,...); the others keep their\n"
+        "                        starting weights\n"
+        "      --drop P,...      set features with these prefixes to 0 and hold them there\n"
+        "                        (--drop mobility,safety: a pure piece-square model)\n"
+        "      --all-positions   keep positions in check and before captures (default: skip)\n"
+        "      --min-ply N       skip the first N plies of each game (default 0)\n"
+        "      --max-positions N read games until N moves are read (default all)\n"
+        "  -t, --threads T       threads (default all cores); results do not depend on it\n"
+        "      --json            print the result as JSON on stdout instead of the tables\n"
+        "      --quiet           no per-iteration lines\n"
+        "Exit status: 0 done, 1 bad data or failed fit, 2 bad usage.\n");
+}
+
+/* True if `name` starts with one of the comma-separated prefixes of `list`. */
+static bool matches_prefix(const char *name, const char *list)
+{
+    const char *p = list;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (n > 0 && strncmp(name, p, n) == 0)
+            return true;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return false;
+}
+
+/* Every prefix of the list must name at least one feature (a typo would silently fit all). */
+static int check_prefixes(const Evaluator *e, const char *option, const char *list)
+{
+    const char *p = list;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        bool found = false;
+        for (int i = 0; i < eval_feature_count(e) && !found; i++)
+            found = n > 0 && strncmp(eval_feature_name(e, i), p, n) == 0;
+        if (!found)
+            return cli_error(EXIT_USAGE, "tune", "%s: '%.*s' matches no feature (see the feature "
+                             "names in configs/weights/*.ini)", option, (int)n, p);
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return 0;
+}
+
+/* Replaces the extension of `path` (or appends) with `ext`. */
+static void with_extension(const char *path, const char *ext, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", path);
+    char *dot = strrchr(buf, '.'), *slash = strrchr(buf, '/');
+    if (dot && (!slash || dot > slash))
+        *dot = '\0';
+    size_t n = strlen(buf);
+    snprintf(buf + n, size - n, "%s", ext);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", (unsigned char)*s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_number(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.6g", x);
+    else
+        fprintf(f, "null");
+}
+
+typedef struct Report {
+    const Variant *v;
+    const Evaluator *e;
+    const TuneData *d;
+    const TuneResult *r;
+    const TuneOptions *o;
+    const double *w0;
+    const char *const *files;
+    int nfiles;
+    const char *unit;
+    const PieceValue *values;
+    int nvalues;
+    const char *weights_out;
+    double seconds_load, seconds_fit;
+} Report;
+
+static void write_json(FILE *f, const Report *p)
+{
+    fprintf(f, "{\"variant\": ");
+    json_string(f, p->v->name);
+    fprintf(f, ", \"files\": [");
+    for (int i = 0; i < p->nfiles; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        json_string(f, p->files[i]);
+    }
+    fprintf(f, "], \"games\": %llu, \"train_games\": %llu, \"positions\": %llu, "
+               "\"train_positions\": %llu, ",
+            (unsigned long long)p->d->ngames, (unsigned long long)p->d->ntrain_games,
+            (unsigned long long)p->d->nrows, (unsigned long long)p->d->ntrain);
+    fprintf(f, "\"eval_scale\": %g, \"l2\": %g, \"root_blend\": %g, \"iterations\": %d, "
+               "\"best_iteration\": %d, \"stop\": ",
+            p->o->eval_scale, p->o->l2, p->o->root_blend, p->r->iterations, p->r->best_iteration);
+    json_string(f, p->r->stop_reason);
+    fprintf(f, ", \"loss\": {\"start_train\": %.6f, \"start_validation\": %.6f, \"train\": %.6f, "
+               "\"validation\": %.6f}, \"seconds\": {\"load\": %.3f, \"fit\": %.3f}, \"weights_file\": ",
+            p->r->start_train_loss, p->r->start_valid_loss, p->r->train_loss, p->r->valid_loss,
+            p->seconds_load, p->seconds_fit);
+    json_string(f, p->weights_out);
+    fprintf(f, ", \"weights\": {");
+    int nf = eval_feature_count(p->e);
+    for (int i = 0; i < nf; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        json_string(f, eval_feature_name(p->e, i));
+        fprintf(f, ": {\"start\": ");
+        json_number(f, p->w0[i]);
+        fprintf(f, ", \"value\": ");
+        json_number(f, p->r->w[i]);
+        fprintf(f, ", \"se\": ");
+        json_number(f, sqrt(p->r->cov[(size_t)i * (size_t)nf + (size_t)i]));
+        fprintf(f, ", \"rows_nonzero\": %llu}", (unsigned long long)p->d->nonzero[i]);
+    }
+    fprintf(f, "}, \"unit\": ");
+    json_string(f, p->unit);
+    fprintf(f, ", \"piece_values\": [");
+    for (int i = 0; i < p->nvalues; i++) {
+        fprintf(f, "%s{\"name\": ", i ? ", " : "");
+        json_string(f, p->values[i].name);
+        fprintf(f, ", \"value\": ");
+        json_number(f, p->values[i].value);
+        fprintf(f, ", \"se\": ");
+        json_number(f, p->values[i].se);
+        fprintf(f, "}");
+    }
+    fprintf(f, "]}\n");
+}
+
+static void print_tables(const Report *p)
+{
+    int nf = eval_feature_count(p->e);
+    printf("tune: %s, %d file(s), %llu games (%llu train), %llu positions (%llu train)\n",
+           p->v->name, p->nfiles, (unsigned long long)p->d->ngames,
+           (unsigned long long)p->d->ntrain_games, (unsigned long long)p->d->nrows,
+           (unsigned long long)p->d->ntrain);
+    printf("loss (cross-entropy): train %.6f -> %.6f, validation %.6f -> %.6f\n",
+           p->r->start_train_loss, p->r->train_loss, p->r->start_valid_loss, p->r->valid_loss);
+    printf("BFGS: %d iterations, best %d, stopped: %s; load %.2f s, fit %.2f s\n",
+           p->r->iterations, p->r->best_iteration, p->r->stop_reason, p->seconds_load, p->seconds_fit);
+    printf("\n%-32s %9s %9s %8s\n", "feature", "start", "tuned", "+-");
+    for (int i = 0; i < nf; i++)
+        printf("%-32s %9.4f %9.4f %8.4f%s\n", eval_feature_name(p->e, i), p->w0[i], p->r->w[i],
+               sqrt(p->r->cov[(size_t)i * (size_t)nf + (size_t)i]),
+               p->d->nonzero[i] == 0 ? "  (held: never nonzero in the data)"
+               : p->o->fixed && p->o->fixed[i] ? "  (held)"
+               : "");
+    printf("\npiece values in %s units (material weight / material.%s; +- standard error):\n",
+           p->unit, p->unit);
+    for (int i = 0; i < p->nvalues; i++)
+        printf("  %-28s %7.3f +- %.3f\n", p->values[i].name, p->values[i].value, p->values[i].se);
+    printf("\nweights: %s\n", p->weights_out);
+}
+
+static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, const char *start,
+                         XqError *err)
+{
+    FILE *f = fopen(p->weights_out, "w");
+    if (!f) {
+        snprintf(err->file, sizeof err->file, "%.500s", p->weights_out);
+        err->line = 0;
+        snprintf(err->message, sizeof err->message, "cannot create the weights file");
+        return -1;
+    }
+    time_t now = time(NULL);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    fprintf(f, "; Evaluation weights for %s, learned by xqlab %s tune at %s.\n", p->v->name,
+            XQLAB_VERSION, stamp);
+    fprintf(f, "; command:");
+    for (int i = 0; i < argc; i++)
+        fprintf(f, " %s", argv[i]);
+    fprintf(f, "\n; data:\n");
+    for (int i = 0; i < p->nfiles; i++)
+        fprintf(f, ";   %s\n", p->files[i]);
+    fprintf(f, "; games %llu (train %llu), positions %llu (train %llu)\n",
+            (unsigned long long)p->d->ngames, (unsigned long long)p->d->ntrain_games,
+            (unsigned long long)p->d->nrows, (unsigned long long)p->d->ntrain);
+    fprintf(f, "; start weights: %s\n", start ? start : "(variant piece values)");
+    fprintf(f, "; model: P(red scores) = sigmoid(2 w.x / %g), l2 %g, root blend %g, validation %g\n",
+            p->o->eval_scale, p->o->l2, p->o->root_blend, p->o->validation);
+    fprintf(f, "; loss: train %.6f -> %.6f, validation %.6f -> %.6f (%d BFGS iterations, best %d)\n",
+            p->r->start_train_loss, p->r->train_loss, p->r->start_valid_loss, p->r->valid_loss,
+            p->r->iterations, p->r->best_iteration);
+    fprintf(f, "; piece values (%s = 1):", p->unit);
+    for (int i = 0; i < p->nvalues; i++)
+        if (!strchr(p->values[i].name, ' '))
+            fprintf(f, " %s %.2f+-%.2f", p->values[i].name, p->values[i].value, p->values[i].se);
+    fprintf(f, "\n\n");
+    for (int i = 0; i < eval_feature_count(e); i++)
+        eval_set_weight(e, i, p->r->w[i]);
+    char *text = malloc(1 << 16);
+    if (text) {
+        eval_write_weights(e, text, 1 << 16);
+        fputs(text, f);
+        free(text);
+    }
+    int bad = !text || ferror(f);
+    if (fclose(f) != 0 || bad) {
+        snprintf(err->file, sizeof err->file, "%.500s", p->weights_out);
+        err->line = 0;
+        snprintf(err->message, sizeof err->message, "could not write the weights file");
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    const char *files[MAX_FILES];
+    int nfiles = 0;
+    const char *variant_arg = NULL, *out = NULL, *values_out = NULL, *start = NULL;
+    const char *only = NULL, *drop = NULL;
+    TuneOptions o = TUNE_OPTIONS_INIT;
+    SearchParams sp;
+    params_default(&sp);
+    o.eval_scale = sp.eval_scale;
+    bool json = false, quiet = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has = i + 1 < argc;
+        long n;
+        if (cli_is_help(a)) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if ((!strcmp(a, "-v") || !strcmp(a, "--variant")) && has) {
+            variant_arg = argv[++i];
+        } else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && has) {
+            out = argv[++i];
+        } else if (!strcmp(a, "--values") && has) {
+            values_out = argv[++i];
+        } else if (!strcmp(a, "--start") && has) {
+            start = argv[++i];
+        } else if (!strcmp(a, "--eval-scale") && has) {
+            if (cli_parse_double("tune", "--eval-scale", argv[++i], 1e-3, 1e6, &o.eval_scale) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--l2") && has) {
+            if (cli_parse_double("tune", "--l2", argv[++i], 0, 1e3, &o.l2) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--root-blend") && has) {
+            if (cli_parse_double("tune", "--root-blend", argv[++i], 0, 1, &o.root_blend) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--validation") && has) {
+            if (cli_parse_double("tune", "--validation", argv[++i], 0, 0.9, &o.validation) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--seed") && has) {
+            if (cli_parse_u64("tune", "--seed", argv[++i], &o.seed) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--max-iterations") && has) {
+            if (cli_parse_int("tune", "--max-iterations", argv[++i], 0, 100000, &n) < 0)
+                return EXIT_USAGE;
+            o.max_iterations = (int)n;
+        } else if (!strcmp(a, "--patience") && has) {
+            if (cli_parse_int("tune", "--patience", argv[++i], 1, 100000, &n) < 0)
+                return EXIT_USAGE;
+            o.patience = (int)n;
+        } else if (!strcmp(a, "--min-ply") && has) {
+            if (cli_parse_int("tune", "--min-ply", argv[++i], 0, 100000, &n) < 0)
+                return EXIT_USAGE;
+            o.min_ply = (int)n;
+        } else if (!strcmp(a, "--max-positions") && has) {
+            if (cli_parse_u64("tune", "--max-positions", argv[++i], &o.max_positions) < 0)
+                return EXIT_USAGE;
+        } else if ((!strcmp(a, "-t") || !strcmp(a, "--threads")) && has) {
+            if (cli_parse_int("tune", "--threads", argv[++i], 1, 1024, &n) < 0)
+                return EXIT_USAGE;
+            o.threads = (int)n;
+        } else if (!strcmp(a, "--only") && has) {
+            only = argv[++i];
+        } else if (!strcmp(a, "--drop") && has) {
+            drop = argv[++i];
+        } else if (!strcmp(a, "--all-positions")) {
+            o.all_positions = true;
+        } else if (!strcmp(a, "--json")) {
+            json = true;
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = true;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            usage(stderr);
+            return cli_error(EXIT_USAGE, "tune", "unknown option or missing value: '%s'", a);
+        } else {
+            if (nfiles == MAX_FILES)
+                return cli_error(EXIT_USAGE, "tune", "more than %d dataset files", MAX_FILES);
+            files[nfiles++] = a;
+        }
+    }
+    if (nfiles == 0) {
+        usage(stderr);
+        return cli_error(EXIT_USAGE, "tune", "needs at least one dataset file (DATA.h5)");
+    }
+    o.log = quiet ? NULL : stderr;
+
+    int status = EXIT_FAILURE_RUN;
+    XqError err;
+    Variant *v = NULL;
+    Evaluator *e = NULL;
+    TuneData d;
+    TuneResult r;
+    memset(&d, 0, sizeof d);
+    memset(&r, 0, sizeof r);
+    double *w0 = NULL;
+    PieceValue *values = NULL;
+    if (variant_arg) {
+        v = cli_load_variant(variant_arg);
+        if (!v)
+            return EXIT_FAILURE_RUN;
+    } else {
+        /* The rules the games were played with, as stored in the first file. */
+        DatasetReader *rd = dsr_open(files[0], &err);
+        if (!rd)
+            return cli_report("tune", &err);
+        v = variant_load_text(dsr_summary(rd)->variant_text, files[0], &err);
+        dsr_close(rd);
+        if (!v)
+            return cli_report("tune", &err);
+    }
+    char wpath[1024], outbuf[1024], valbuf[1024];
+    if (!start)
+        start = cli_config_path("weights", v->name, wpath, sizeof wpath);
+    e = eval_create(v, start, &err);
+    if (!e) {
+        status = cli_report("tune", &err);
+        goto cleanup;
+    }
+    if (!out) {
+        snprintf(outbuf, sizeof outbuf, "%s-tuned.ini", v->name);
+        out = outbuf;
+    }
+    if (!values_out) {
+        with_extension(out, ".json", valbuf, sizeof valbuf);
+        values_out = valbuf;
+    }
+    int unit = tune_default_unit(e, v);
+    if (unit < 0) {
+        status = EXIT_FAILURE_RUN;
+        cli_error(EXIT_FAILURE_RUN, "tune", "variant %s has no material feature to use as the unit", v->name);
+        goto cleanup;
+    }
+
+    bool fixed[EVAL_MAX_FEATURES] = {false};
+    if ((only && check_prefixes(e, "--only", only) != 0) || (drop && check_prefixes(e, "--drop", drop) != 0)) {
+        status = EXIT_USAGE;
+        goto cleanup;
+    }
+    for (int i = 0; i < eval_feature_count(e); i++) {
+        const char *name = eval_feature_name(e, i);
+        if (only && !matches_prefix(name, only))
+            fixed[i] = true;
+        if (drop && matches_prefix(name, drop)) {
+            fixed[i] = true;
+            eval_set_weight(e, i, 0);
+        }
+    }
+    double t0 = cli_now();
+    if (tune_load(&d, e, v, files, nfiles, &o, &err) != 0) {
+        status = cli_report("tune", &err);
+        goto cleanup;
+    }
+    double t1 = cli_now();
+    int nf = eval_feature_count(e);
+    /* A feature that is 0 in every training row carries no information: it keeps its starting
+     * weight (the penalty alone would drag it to 0). safety.in_check is one unless
+     * --all-positions keeps the positions in check. */
+    for (int i = 0; i < nf; i++)
+        if (d.nonzero[i] == 0)
+            fixed[i] = true;
+    o.fixed = fixed;
+    w0 = malloc((size_t)nf * sizeof *w0);
+    values = malloc(MAX_VALUES * sizeof *values);
+    if (!w0 || !values) {
+        cli_error(EXIT_FAILURE_RUN, "tune", "out of memory");
+        goto cleanup;
+    }
+    for (int i = 0; i < nf; i++)
+        w0[i] = eval_weight(e, i);
+    if (tune_fit(&d, &o, w0, &r, &err) != 0) {
+        status = cli_report("tune", &err);
+        goto cleanup;
+    }
+    double t2 = cli_now();
+    if (!(r.w[unit] > 0)) {
+        cli_error(EXIT_FAILURE_RUN, "tune", "the fitted %s weight is %g: no unit for piece values "
+                  "(too little data?)", eval_feature_name(e, unit), r.w[unit]);
+        goto cleanup;
+    }
+    int nvalues = tune_piece_values(e, &r, unit, values, MAX_VALUES);
+    Report rep = {
+        .v = v, .e = e, .d = &d, .r = &r, .o = &o, .w0 = w0, .files = files, .nfiles = nfiles,
+        .unit = eval_feature_name(e, unit) + strlen("material."), .values = values,
+        .nvalues = nvalues, .weights_out = out, .seconds_load = t1 - t0, .seconds_fit = t2 - t1,
+    };
+    if (write_weights(&rep, e, argc, argv, start, &err) != 0) {
+        status = cli_report("tune", &err);
+        goto cleanup;
+    }
+    FILE *jf = fopen(values_out, "w");
+    if (!jf) {
+        cli_error(EXIT_FAILURE_RUN, "tune", "%s: cannot create the piece-value file", values_out);
+        goto cleanup;
+    }
+    write_json(jf, &rep);
+    if (fclose(jf) != 0) {
+        cli_error(EXIT_FAILURE_RUN, "tune", "%s: could not write the piece-value file", values_out);
+        goto cleanup;
+    }
+    if (json)
+        write_json(stdout, &rep);
+    else
+        print_tables(&rep);
+    status = EXIT_OK;
+cleanup:
+    free(w0);
+    free(values);
+    tune_result_free(&r);
+    tune_data_free(&d);
+    eval_free(e);
+    variant_free(v);
+    return status;
+}

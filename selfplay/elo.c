@@ -1,0 +1,116 @@
+/* elo.c - Elo, LOS and SPRT from pentanomial pair counts. */
+#include "elo.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Two-sided 95% quantile of the standard normal distribution. */
+static const double Z95 = 1.959963984540054;
+
+double elo_to_score(double elo)
+{
+    return 1.0 / (1.0 + pow(10.0, -elo / 400.0));
+}
+
+double elo_from_score(double score)
+{
+    if (score <= 0)
+        return -INFINITY;
+    if (score >= 1)
+        return INFINITY;
+    return -400.0 * log10(1.0 / score - 1.0);
+}
+
+/* Mean and variance of a pair's score (points / 2: 0, 0.25, 0.5, 0.75, 1). */
+static void pair_moments(const uint64_t penta[5], double *n, double *mean, double *var)
+{
+    double total = 0, sum = 0;
+    for (int i = 0; i < 5; i++) {
+        total += (double)penta[i];
+        sum += (double)penta[i] * (i / 4.0);
+    }
+    *n = total;
+    *mean = total > 0 ? sum / total : 0.5;
+    double ss = 0;
+    for (int i = 0; i < 5; i++) {
+        double d = i / 4.0 - *mean;
+        ss += (double)penta[i] * d * d;
+    }
+    *var = total > 0 ? ss / total : 0;
+}
+
+void elo_estimate(const uint64_t pentanomial[5], EloEstimate *out)
+{
+    memset(out, 0, sizeof *out);
+    double n, mean, var;
+    pair_moments(pentanomial, &n, &mean, &var);
+    out->pairs = (uint64_t)n;
+    out->score = mean;
+    out->los = 0.5;
+    if (n <= 0)
+        return;
+    out->pair_variance = var;
+    out->score_se = sqrt(var / n);
+    out->elo = elo_from_score(mean);
+    double lo = mean - Z95 * out->score_se, hi = mean + Z95 * out->score_se;
+    out->elo_low = elo_from_score(lo);
+    out->elo_high = elo_from_score(hi);
+    if (out->score_se > 0)
+        out->los = 0.5 * erfc(-(mean - 0.5) / (out->score_se * sqrt(2.0)));
+    else
+        out->los = mean > 0.5 ? 1.0 : mean < 0.5 ? 0.0 : 0.5;
+}
+
+int sprt_parse(SprtSpec *s, const char *text, char *msg, size_t size)
+{
+    double v[4];
+    const char *p = text;
+    for (int i = 0; i < 4; i++) {
+        char *end = NULL;
+        v[i] = strtod(p, &end);
+        if (end == p || !isfinite(v[i]) || (i < 3 ? *end != ',' : *end != '\0')) {
+            snprintf(msg, size, "expected elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05), got '%s'", text);
+            return -1;
+        }
+        p = end + 1;
+    }
+    if (!(v[0] < v[1])) {
+        snprintf(msg, size, "elo0 (%g) must be below elo1 (%g)", v[0], v[1]);
+        return -1;
+    }
+    if (!(v[2] > 0 && v[2] < 0.5 && v[3] > 0 && v[3] < 0.5)) {
+        snprintf(msg, size, "alpha and beta must lie in (0, 0.5), got %g and %g", v[2], v[3]);
+        return -1;
+    }
+    *s = (SprtSpec){v[0], v[1], v[2], v[3]};
+    return 0;
+}
+
+void sprt_bounds(const SprtSpec *s, double *lower, double *upper)
+{
+    *lower = log(s->beta / (1.0 - s->alpha));
+    *upper = log((1.0 - s->beta) / s->alpha);
+}
+
+double sprt_llr(const SprtSpec *s, const uint64_t pentanomial[5])
+{
+    double n, mean, var;
+    pair_moments(pentanomial, &n, &mean, &var);
+    if (n <= 0 || var <= 0)
+        return 0;
+    double s0 = elo_to_score(s->elo0), s1 = elo_to_score(s->elo1);
+    return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
+}
+
+SprtVerdict sprt_verdict(const SprtSpec *s, double llr)
+{
+    double lower, upper;
+    sprt_bounds(s, &lower, &upper);
+    if (llr >= upper)
+        return SPRT_ACCEPT_H1;
+    if (llr <= lower)
+        return SPRT_ACCEPT_H0;
+    return SPRT_CONTINUE;
+}

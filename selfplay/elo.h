@@ -1,0 +1,52 @@
+/* elo.h - match statistics from colour-swapped game pairs: Elo difference with a confidence
+ * interval, likelihood of superiority and the sequential probability ratio test, all from the
+ * pentanomial counts (pairs scoring 0, 0.5, 1, 1.5, 2 points). */
+#ifndef XQ_ELO_H
+#define XQ_ELO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Logistic Elo <-> expected score: score = 1 / (1 + 10^(-elo/400)). elo_from_score returns
+ * -INFINITY / +INFINITY at scores 0 / 1. */
+double elo_to_score(double elo);
+double elo_from_score(double score);
+
+typedef struct EloEstimate {
+    uint64_t pairs;
+    double score;            /* mean points per game, [0, 1] */
+    double pair_variance;    /* variance of a pair's mean score (points / 2), per pair */
+    double score_se;         /* standard error of `score` (sqrt(pair_variance / pairs)) */
+    double elo, elo_low, elo_high;  /* estimate and 95% interval (may be infinite) */
+    double los;              /* likelihood of superiority: P(true score > 0.5), normal approx. */
+} EloEstimate;
+
+/* Estimate from pentanomial counts. The pair (not the game) is the independent unit, so the
+ * variance accounts for the correlation of the two games of a pair. With no pairs every field
+ * is 0 except score = 0.5, los = 0.5. */
+void elo_estimate(const uint64_t pentanomial[5], EloEstimate *out);
+
+/* SPRT of H0: elo = elo0 against H1: elo = elo1 (logistic Elo), error rates alpha / beta. */
+typedef struct SprtSpec {
+    double elo0, elo1, alpha, beta;
+} SprtSpec;
+
+typedef enum { SPRT_CONTINUE = 0, SPRT_ACCEPT_H1 = 1, SPRT_ACCEPT_H0 = -1 } SprtVerdict;
+
+/* Parses "elo0,elo1,alpha,beta" (elo0 < elo1, 0 < alpha, beta < 0.5). Returns 0 or -1 with a
+ * one-line reason in msg. */
+int sprt_parse(SprtSpec *s, const char *text, char *msg, size_t size);
+
+/* Stopping bounds: lower = ln(beta / (1 - alpha)), upper = ln((1 - beta) / alpha). */
+void sprt_bounds(const SprtSpec *s, double *lower, double *upper);
+
+/* Log-likelihood ratio of the pentanomial counts, with the normal (GSPRT) approximation that
+ * fishtest uses: LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var), N pairs, mu and var the mean and
+ * variance of a pair's score, s0 / s1 the scores of elo0 / elo1. 0 while var is 0 (fewer than
+ * two distinct pair outcomes carry no information about the spread). */
+double sprt_llr(const SprtSpec *s, const uint64_t pentanomial[5]);
+
+/* Verdict for the LLR against the bounds. */
+SprtVerdict sprt_verdict(const SprtSpec *s, double llr);
+
+#endif

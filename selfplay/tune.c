@@ -1,0 +1,716 @@
+/* tune.c - logistic-regression weight tuner: dataset -> feature rows -> BFGS fit -> errors. */
+#include "tune.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_multimin.h>
+#include <gsl/gsl_vector.h>
+#include <math.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataset.h"
+#include "status.h"
+
+/* Rows per chunk of the parallel sums. Fixed, so the order of floating-point additions (within a
+ * chunk in row order, then chunk partials in chunk order) never depends on the thread count. */
+enum { TUNE_CHUNK = 8192 };
+
+static void set_error(XqError *err, const char *file, int line, const char *fmt, ...)
+{
+    snprintf(err->file, sizeof err->file, "%s", file);
+    err->line = line;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- loading ---- */
+
+/* One game as read from a file, kept until its rows are extracted. */
+typedef struct GameIn {
+    int file;
+    uint64_t row;            /* game row in its file */
+    char fen[256];           /* "" = the variant's start position */
+    float result;            /* Red's score: 0, 0.5, 1 */
+    uint64_t first_move;     /* into the shared move / root value arrays */
+    int nmoves;
+    bool valid;              /* held out for validation */
+} GameIn;
+
+typedef struct Loader {
+    GameIn *games;
+    uint64_t ngames, cap_games;
+    Move *moves;
+    float *root;             /* root value per move (side to move before it), NaN if unknown */
+    uint64_t nmoves, cap_moves;
+} Loader;
+
+static int grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    uint64_t n = *cap ? *cap : 1024;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, n * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Appends the games of one file. */
+static int load_file(Loader *l, int file, const char *path, const Variant *v,
+                     char **variant_text, const TuneOptions *o, XqError *err)
+{
+    DatasetReader *r = dsr_open(path, err);
+    if (!r)
+        return -1;
+    const DatasetSummary *s = dsr_summary(r);
+    int rc = -1;
+    if (strcmp(s->variant_name, v->name) != 0) {
+        set_error(err, path, 0, "holds variant '%s', not '%s' (mixed variants: tune one rule set at a time)",
+                  s->variant_name, v->name);
+        goto done;
+    }
+    if (!*variant_text) {
+        *variant_text = strdup(s->variant_text ? s->variant_text : "");
+        if (!*variant_text) {
+            set_error(err, path, 0, "out of memory");
+            goto done;
+        }
+    } else if (strcmp(*variant_text, s->variant_text ? s->variant_text : "") != 0) {
+        set_error(err, path, 0, "variant '%s' has different rule text than in the first file "
+                  "(mixed variants: tune one rule set at a time)", v->name);
+        goto done;
+    }
+    if (s->ngames == 0) {
+        set_error(err, path, 0, "holds no games (an empty or unfinished dataset)");
+        goto done;
+    }
+    for (uint64_t i = 0; i < s->ngames; i++) {
+        if (o->max_positions && l->nmoves >= o->max_positions)
+            break;
+        GameRecord g;
+        memset(&g, 0, sizeof g);
+        if (dsr_read_game(r, i, &g, err) != 0)
+            goto done;
+        if (grow((void **)&l->games, &l->cap_games, l->ngames + 1, sizeof *l->games) != 0 ||
+            grow((void **)&l->moves, &l->cap_moves, l->nmoves + (uint64_t)g.nmoves, sizeof *l->moves) != 0) {
+            game_record_free(&g);
+            set_error(err, path, 0, "out of memory");
+            goto done;
+        }
+        /* moves and root share a capacity: grow the root array to the same size. */
+        float *root = realloc(l->root, l->cap_moves * sizeof *l->root);
+        if (!root) {
+            game_record_free(&g);
+            set_error(err, path, 0, "out of memory");
+            goto done;
+        }
+        l->root = root;
+        if (g.result < -1 || g.result > 1) {
+            set_error(err, path, 0, "game row %llu has no result (stored %d, expected -1, 0 or 1)",
+                      (unsigned long long)i, (int)g.result);
+            game_record_free(&g);
+            goto done;
+        }
+        GameIn *gi = &l->games[l->ngames++];
+        memset(gi, 0, sizeof *gi);
+        gi->file = file;
+        gi->row = i;
+        snprintf(gi->fen, sizeof gi->fen, "%s", g.start_fen);
+        gi->result = (float)(g.result + 1) / 2.0f;
+        gi->first_move = l->nmoves;
+        gi->nmoves = g.nmoves;
+        gi->valid = (double)(mix64(mix64(o->seed ^ (uint64_t)file * 0x632be59bd9b4e019ull) ^ i) >> 11) *
+                        0x1.0p-53 < o->validation;
+        for (int k = 0; k < g.nmoves; k++) {
+            l->moves[l->nmoves + (uint64_t)k] = g.moves[k];
+            l->root[l->nmoves + (uint64_t)k] = NAN;
+        }
+        /* Recorded positions carry the move played from them: match them to the move list in
+         * order (every position is recorded today, but the format does not promise it). */
+        int k = 0;
+        for (int j = 0; j < g.npositions; j++) {
+            while (k < g.nmoves && g.moves[k] != g.positions[j].played)
+                k++;
+            if (k == g.nmoves)
+                break;
+            l->root[l->nmoves + (uint64_t)k] = g.positions[j].root_value;
+            k++;
+        }
+        l->nmoves += (uint64_t)g.nmoves;
+        game_record_free(&g);
+    }
+    rc = 0;
+done:
+    dsr_close(r);
+    return rc;
+}
+
+static int alloc_rows(TuneData *d, int nfeatures, uint64_t n)
+{
+    d->nfeatures = nfeatures;
+    d->x = malloc((n ? n : 1) * (size_t)nfeatures * sizeof *d->x);
+    d->y = malloc((n ? n : 1) * sizeof *d->y);
+    d->nonzero = calloc((size_t)nfeatures, sizeof *d->nonzero);
+    return d->x && d->y && d->nonzero ? 0 : -1;
+}
+
+static void count_nonzero(TuneData *d)
+{
+    memset(d->nonzero, 0, (size_t)d->nfeatures * sizeof *d->nonzero);
+    for (uint64_t i = 0; i < d->ntrain; i++)
+        for (int f = 0; f < d->nfeatures; f++)
+            if (d->x[i * (uint64_t)d->nfeatures + (uint64_t)f] != 0)
+                d->nonzero[f]++;
+}
+
+int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *const *paths,
+              int npaths, const TuneOptions *o, XqError *err)
+{
+    memset(d, 0, sizeof *d);
+    Loader l;
+    memset(&l, 0, sizeof l);
+    char *variant_text = NULL;
+    uint64_t *order = NULL, *slot = NULL, *kept = NULL;
+    int rc = -1;
+    if (npaths <= 0) {
+        set_error(err, "tune", 0, "no dataset files given");
+        return -1;
+    }
+    for (int f = 0; f < npaths; f++)
+        if (load_file(&l, f, paths[f], v, &variant_text, o, err) != 0)
+            goto done;
+    d->nfiles = (uint64_t)npaths;
+    d->ngames = l.ngames;
+
+    /* Training games first, then validation games; each in reading order. */
+    order = malloc((l.ngames + 1) * sizeof *order);
+    slot = malloc((l.ngames + 1) * sizeof *slot);
+    kept = calloc(l.ngames + 1, sizeof *kept);
+    if (!order || !slot || !kept) {
+        set_error(err, "tune", 0, "out of memory");
+        goto done;
+    }
+    uint64_t n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t i = 0; i < l.ngames; i++)
+            if (l.games[i].valid == (pass == 1))
+                order[n++] = i;
+    for (uint64_t i = 0; i < l.ngames; i++)
+        d->ntrain_games += !l.games[i].valid;
+    /* Upper bound of the rows of each game: one per move. */
+    uint64_t total = 0;
+    for (uint64_t j = 0; j < l.ngames; j++) {
+        slot[j] = total;
+        total += (uint64_t)l.games[order[j]].nmoves;
+    }
+    int nf = eval_feature_count(e);
+    if (alloc_rows(d, nf, total) != 0) {
+        set_error(err, "tune", 0, "out of memory for the feature rows");
+        goto done;
+    }
+
+    if (o->threads > 0)
+        omp_set_num_threads(o->threads);
+    _Atomic int failed = 0;
+    _Atomic uint64_t bad_game = 0;
+#pragma omp parallel
+    {
+        Position *pos = malloc(sizeof *pos);
+        if (!pos)
+            atomic_store(&failed, 1);
+#pragma omp for schedule(dynamic, 16)
+        for (uint64_t j = 0; j < l.ngames; j++) {
+            if (!pos || atomic_load(&failed))
+                continue;
+            const GameIn *g = &l.games[order[j]];
+            XqError local;
+            if (g->fen[0]) {
+                if (pos_set_fen(pos, v, g->fen, &local) != 0) {
+                    atomic_store(&bad_game, order[j]);
+                    atomic_store(&failed, 2);
+                    continue;
+                }
+            } else {
+                pos_init_start(pos, v);
+            }
+            uint64_t row = slot[j];
+            for (int k = 0; k < g->nmoves; k++) {
+                Move m = l.moves[g->first_move + (uint64_t)k];
+                if (!pos_move_is_legal(pos, m)) {
+                    atomic_store(&bad_game, order[j]);
+                    atomic_store(&failed, 3);
+                    break;
+                }
+                bool take = pos->ply >= o->min_ply && (o->all_positions || !pos->in_check);
+                if (take) {
+                    eval_features(e, pos, &d->x[row * (uint64_t)nf]);
+                    float rv = l.root[g->first_move + (uint64_t)k];
+                    float target = g->result;
+                    if (o->root_blend > 0 && !isnan(rv)) {
+                        float red = pos->side == RED ? rv : -rv;
+                        target = (float)((1 - o->root_blend) * g->result + o->root_blend * (red + 1) / 2);
+                    }
+                    d->y[row] = target;
+                }
+                int before = pos->count[RED] + pos->count[BLACK];
+                Undo u;
+                pos_do_move(pos, m, &u);
+                bool capture = pos->count[RED] + pos->count[BLACK] < before;
+                if (take && (o->all_positions || !capture))
+                    row++;
+            }
+            kept[j] = row - slot[j];
+        }
+        free(pos);
+    }
+    if (atomic_load(&failed)) {
+        int why = atomic_load(&failed);
+        const GameIn *g = &l.games[atomic_load(&bad_game)];
+        if (why == 1)
+            set_error(err, "tune", 0, "out of memory");
+        else
+            set_error(err, paths[g->file], 0, "game row %llu does not replay: %s",
+                      (unsigned long long)g->row,
+                      why == 2 ? "bad start FEN" : "an illegal move in its move list");
+        goto done;
+    }
+    /* Close the gaps left by skipped positions, in order. */
+    uint64_t w = 0;
+    for (uint64_t j = 0; j < l.ngames; j++) {
+        if (j == d->ntrain_games)
+            d->ntrain = w;
+        if (w != slot[j] && kept[j]) {
+            memmove(&d->x[w * (uint64_t)nf], &d->x[slot[j] * (uint64_t)nf],
+                    kept[j] * (uint64_t)nf * sizeof *d->x);
+            memmove(&d->y[w], &d->y[slot[j]], kept[j] * sizeof *d->y);
+        }
+        w += kept[j];
+    }
+    if (d->ntrain_games == l.ngames)
+        d->ntrain = w;
+    d->nrows = w;
+    if (d->ntrain == 0) {
+        set_error(err, paths[0], 0, "no training positions (all games held out, or every "
+                  "position filtered)");
+        goto done;
+    }
+    count_nonzero(d);
+    rc = 0;
+done:
+    free(order);
+    free(slot);
+    free(kept);
+    free(l.games);
+    free(l.moves);
+    free(l.root);
+    free(variant_text);
+    if (rc != 0)
+        tune_data_free(d);
+    return rc;
+}
+
+int tune_data_from_rows(TuneData *d, int nfeatures, uint64_t n, uint64_t ntrain, const float *x,
+                        const float *y)
+{
+    memset(d, 0, sizeof *d);
+    if (alloc_rows(d, nfeatures, n) != 0) {
+        tune_data_free(d);
+        return -1;
+    }
+    memcpy(d->x, x, n * (size_t)nfeatures * sizeof *x);
+    memcpy(d->y, y, n * sizeof *y);
+    d->nrows = n;
+    d->ntrain = ntrain;
+    d->ngames = n;
+    d->ntrain_games = ntrain;
+    count_nonzero(d);
+    return 0;
+}
+
+void tune_data_free(TuneData *d)
+{
+    free(d->x);
+    free(d->y);
+    free(d->nonzero);
+    memset(d, 0, sizeof *d);
+}
+
+/* ---- objective ---- */
+
+/* log(1 + e^z) without overflow. */
+static double softplus(double z)
+{
+    return z > 0 ? z + log1p(exp(-z)) : log1p(exp(z));
+}
+
+double tune_objective(const TuneData *d, const TuneOptions *o, const double *w, uint64_t begin,
+                      uint64_t end, bool penalised, double *grad)
+{
+    int nf = d->nfeatures;
+    double k = 2.0 / o->eval_scale;
+    uint64_t n = end > begin ? end - begin : 0;
+    uint64_t nchunks = (n + TUNE_CHUNK - 1) / TUNE_CHUNK;
+    size_t stride = (size_t)nf + 1;   /* loss, then the gradient */
+    double *part = calloc((nchunks ? nchunks : 1) * stride, sizeof *part);
+    if (!part)
+        return NAN;
+    if (o->threads > 0)
+        omp_set_num_threads(o->threads);
+#pragma omp parallel for schedule(static)
+    for (uint64_t c = 0; c < nchunks; c++) {
+        double *p = &part[c * stride];
+        uint64_t lo = begin + c * TUNE_CHUNK, hi = lo + TUNE_CHUNK < end ? lo + TUNE_CHUNK : end;
+        for (uint64_t i = lo; i < hi; i++) {
+            const float *x = &d->x[i * (uint64_t)nf];
+            double z = 0;
+            for (int f = 0; f < nf; f++)
+                z += w[f] * x[f];
+            z *= k;
+            double y = d->y[i];
+            /* Cross-entropy of a fractional target y: -y log p - (1 - y) log (1 - p). */
+            p[0] += softplus(z) - y * z;
+            if (grad) {
+                double g = k * (1.0 / (1.0 + exp(-z)) - y);
+                for (int f = 0; f < nf; f++)
+                    p[1 + f] += g * x[f];
+            }
+        }
+    }
+    double loss = 0;
+    if (grad)
+        memset(grad, 0, (size_t)nf * sizeof *grad);
+    for (uint64_t c = 0; c < nchunks; c++) {
+        loss += part[c * stride];
+        if (grad)
+            for (int f = 0; f < nf; f++)
+                grad[f] += part[c * stride + 1 + (size_t)f];
+    }
+    free(part);
+    double inv = n ? 1.0 / (double)n : 0;
+    loss *= inv;
+    if (grad)
+        for (int f = 0; f < nf; f++)
+            grad[f] *= inv;
+    for (int f = 0; f < nf; f++) {
+        bool fixed = o->fixed && o->fixed[f];
+        if (penalised && !fixed) {
+            loss += 0.5 * o->l2 * w[f] * w[f];
+            if (grad)
+                grad[f] += o->l2 * w[f];
+        }
+        if (grad && fixed)
+            grad[f] = 0;
+    }
+    return loss;
+}
+
+/* Hessian of the summed training loss plus the penalty (N * J''): sum k^2 p (1 - p) x x^T +
+ * N l2 I, chunked like the objective. Fills the upper triangle and mirrors it. */
+static int hessian(const TuneData *d, const TuneOptions *o, const double *w, gsl_matrix *h)
+{
+    int nf = d->nfeatures;
+    double k = 2.0 / o->eval_scale;
+    uint64_t n = d->ntrain, nchunks = (n + TUNE_CHUNK - 1) / TUNE_CHUNK;
+    size_t stride = (size_t)nf * (size_t)nf;
+    double *part = calloc((nchunks ? nchunks : 1) * stride, sizeof *part);
+    if (!part)
+        return -1;
+#pragma omp parallel for schedule(static)
+    for (uint64_t c = 0; c < nchunks; c++) {
+        double *p = &part[c * stride];
+        uint64_t lo = c * TUNE_CHUNK, hi = lo + TUNE_CHUNK < n ? lo + TUNE_CHUNK : n;
+        for (uint64_t i = lo; i < hi; i++) {
+            const float *x = &d->x[i * (uint64_t)nf];
+            double z = 0;
+            for (int f = 0; f < nf; f++)
+                z += w[f] * x[f];
+            double s = 1.0 / (1.0 + exp(-k * z));
+            double c2 = k * k * s * (1 - s);
+            for (int a = 0; a < nf; a++) {
+                if (x[a] == 0)
+                    continue;
+                double ca = c2 * x[a];
+                for (int b = a; b < nf; b++)
+                    p[(size_t)a * (size_t)nf + (size_t)b] += ca * x[b];
+            }
+        }
+    }
+    for (int a = 0; a < nf; a++)
+        for (int b = a; b < nf; b++) {
+            double sum = 0;
+            for (uint64_t c = 0; c < nchunks; c++)
+                sum += part[c * stride + (size_t)a * (size_t)nf + (size_t)b];
+            if (a == b)
+                sum += (double)n * o->l2;
+            gsl_matrix_set(h, (size_t)a, (size_t)b, sum);
+            gsl_matrix_set(h, (size_t)b, (size_t)a, sum);
+        }
+    free(part);
+    return 0;
+}
+
+/* ---- fitting ---- */
+
+typedef struct FitContext {
+    const TuneData *d;
+    const TuneOptions *o;
+} FitContext;
+
+static double fit_f(const gsl_vector *x, void *params)
+{
+    const FitContext *c = params;
+    return tune_objective(c->d, c->o, x->data, 0, c->d->ntrain, true, NULL);
+}
+
+static void fit_df(const gsl_vector *x, void *params, gsl_vector *g)
+{
+    const FitContext *c = params;
+    tune_objective(c->d, c->o, x->data, 0, c->d->ntrain, true, g->data);
+}
+
+static void fit_fdf(const gsl_vector *x, void *params, double *f, gsl_vector *g)
+{
+    const FitContext *c = params;
+    *f = tune_objective(c->d, c->o, x->data, 0, c->d->ntrain, true, g->data);
+}
+
+static double validation_loss(const TuneData *d, const TuneOptions *o, const double *w)
+{
+    if (d->nrows > d->ntrain)
+        return tune_objective(d, o, w, d->ntrain, d->nrows, false, NULL);
+    return tune_objective(d, o, w, 0, d->ntrain, false, NULL);
+}
+
+int tune_fit(const TuneData *d, const TuneOptions *o, const double *w0, TuneResult *r,
+             XqError *err)
+{
+    memset(r, 0, sizeof *r);
+    int nf = d->nfeatures;
+    gsl_set_error_handler_off();
+    r->nfeatures = nf;
+    r->w = malloc((size_t)nf * sizeof *r->w);
+    r->cov = malloc((size_t)nf * (size_t)nf * sizeof *r->cov);
+    gsl_vector *x = gsl_vector_alloc((size_t)nf);
+    gsl_multimin_fdfminimizer *s =
+        gsl_multimin_fdfminimizer_alloc(gsl_multimin_fdfminimizer_vector_bfgs2, (size_t)nf);
+    gsl_matrix *h = gsl_matrix_alloc((size_t)nf, (size_t)nf);
+    int *free_index = malloc((size_t)nf * sizeof *free_index);
+    int nfree = 0;
+    int rc = -1;
+    if (!r->w || !r->cov || !x || !s || !h || !free_index) {
+        set_error(err, "tune", 0, "out of memory");
+        goto done;
+    }
+    for (int f = 0; f < nf; f++)
+        gsl_vector_set(x, (size_t)f, w0[f]);
+    memcpy(r->w, w0, (size_t)nf * sizeof *r->w);
+    r->start_train_loss = tune_objective(d, o, w0, 0, d->ntrain, false, NULL);
+    r->start_valid_loss = validation_loss(d, o, w0);
+    double best = r->start_valid_loss;
+    if (o->log)
+        fprintf(o->log, "tune: iteration 0  train %.6f  validation %.6f\n", r->start_train_loss,
+                r->start_valid_loss);
+
+    FitContext ctx = {d, o};
+    gsl_multimin_function_fdf fn = {.f = fit_f, .df = fit_df, .fdf = fit_fdf, .n = (size_t)nf,
+                                    .params = &ctx};
+    /* First step 0.1 pawn along the gradient; line-search tolerance 0.1 as GSL advises. */
+    int status = gsl_multimin_fdfminimizer_set(s, &fn, x, 0.1, 0.1);
+    if (status != GSL_SUCCESS) {
+        set_error(err, "tune", 0, "GSL could not start the minimiser: %s", gsl_strerror(status));
+        goto done;
+    }
+    r->stop_reason = "iteration limit";
+    int since = 0;
+    for (int it = 1; it <= o->max_iterations; it++) {
+        status = gsl_multimin_fdfminimizer_iterate(s);
+        if (status != GSL_SUCCESS) {
+            /* GSL_ENOPROG: the line search cannot improve (converged to working precision). */
+            r->stop_reason = status == GSL_ENOPROG ? "no further progress (converged)" : gsl_strerror(status);
+            break;
+        }
+        r->iterations = it;
+        /* The minimiser's f is the penalised training loss: take the penalty off again. */
+        double train = s->f;
+        for (int f = 0; f < nf; f++)
+            if (!(o->fixed && o->fixed[f]))
+                train -= 0.5 * o->l2 * s->x->data[f] * s->x->data[f];
+        double valid = validation_loss(d, o, s->x->data);
+        if (o->log)
+            fprintf(o->log, "tune: iteration %d  train %.6f  validation %.6f\n", it, train, valid);
+        if (valid < best) {
+            best = valid;
+            since = 0;
+            r->best_iteration = it;
+            memcpy(r->w, s->x->data, (size_t)nf * sizeof *r->w);
+        } else if (++since >= o->patience) {
+            r->stop_reason = "validation loss stopped improving";
+            break;
+        }
+        if (gsl_multimin_test_gradient(s->gradient, 1e-8) == GSL_SUCCESS) {
+            r->stop_reason = "gradient vanished (converged)";
+            break;
+        }
+    }
+    r->train_loss = tune_objective(d, o, r->w, 0, d->ntrain, false, NULL);
+    r->valid_loss = validation_loss(d, o, r->w);
+
+    /* Covariance of the weights: the inverse of the summed loss's Hessian (Fisher information).
+     * Positions of one game are not independent, so these errors are optimistic; see
+     * docs/training.md. */
+    if (hessian(d, o, r->w, h) != 0) {
+        set_error(err, "tune", 0, "out of memory computing the Hessian");
+        goto done;
+    }
+    for (int f = 0; f < nf; f++)
+        if (!(o->fixed && o->fixed[f]))
+            free_index[nfree++] = f;
+    if (nfree == 0) {
+        memset(r->cov, 0, (size_t)nf * (size_t)nf * sizeof *r->cov);
+        rc = 0;
+        goto done;
+    }
+    /* Free features only: pack their rows and columns into the top-left block. */
+    for (int a = 0; a < nfree; a++)
+        for (int b = 0; b < nfree; b++)
+            gsl_matrix_set(h, (size_t)a, (size_t)b,
+                           gsl_matrix_get(h, (size_t)free_index[a], (size_t)free_index[b]));
+    gsl_matrix_view sub = gsl_matrix_submatrix(h, 0, 0, (size_t)nfree, (size_t)nfree);
+    status = gsl_linalg_cholesky_decomp1(&sub.matrix);
+    if (status == GSL_SUCCESS)
+        status = gsl_linalg_cholesky_invert(&sub.matrix);
+    if (status != GSL_SUCCESS) {
+        set_error(err, "tune", 0, "the Hessian is not positive definite (%s); raise --l2",
+                  gsl_strerror(status));
+        goto done;
+    }
+    memset(r->cov, 0, (size_t)nf * (size_t)nf * sizeof *r->cov);
+    for (int a = 0; a < nfree; a++)
+        for (int b = 0; b < nfree; b++)
+            r->cov[(size_t)free_index[a] * (size_t)nf + (size_t)free_index[b]] =
+                gsl_matrix_get(&sub.matrix, (size_t)a, (size_t)b);
+    rc = 0;
+done:
+    free(free_index);
+    gsl_multimin_fdfminimizer_free(s);
+    gsl_vector_free(x);
+    gsl_matrix_free(h);
+    if (rc != 0)
+        tune_result_free(r);
+    return rc;
+}
+
+void tune_result_free(TuneResult *r)
+{
+    free(r->w);
+    free(r->cov);
+    r->w = r->cov = NULL;
+}
+
+/* ---- piece values ---- */
+
+int tune_default_unit(const Evaluator *e, const Variant *v)
+{
+    int best = -1;
+    double best_value = INFINITY;
+    for (int i = 0; i < eval_feature_count(e); i++) {
+        const char *name = eval_feature_name(e, i);
+        if (strncmp(name, "material.", 9) != 0)
+            continue;
+        if (strcmp(name, "material.pawn") == 0)
+            return i;
+        for (int k = 0; k < v->nkinds; k++)
+            if (strcmp(v->kinds[k].name, name + 9) == 0 && v->kinds[k].value > 0 &&
+                v->kinds[k].value < best_value) {
+                best_value = v->kinds[k].value;
+                best = i;
+            }
+    }
+    return best;
+}
+
+static int find(const Evaluator *e, const char *name)
+{
+    for (int i = 0; i < eval_feature_count(e); i++)
+        if (strcmp(eval_feature_name(e, i), name) == 0)
+            return i;
+    return -1;
+}
+
+/* Value and delta-method error of (w[a] + w[b]) / w[u] (b = -1: w[a] / w[u]). The gradient is
+ * 1/w_u for a and b and -(w_a + w_b)/w_u^2 for u (summed where indices coincide). */
+static void ratio(const TuneResult *r, int a, int b, int u, double *value, double *se)
+{
+    int nf = r->nfeatures;
+    double num = r->w[a] + (b >= 0 ? r->w[b] : 0), den = r->w[u];
+    double *g = calloc((size_t)nf, sizeof *g);
+    *value = num / den;
+    if (!g) {
+        *se = NAN;
+        return;
+    }
+    g[a] += 1 / den;
+    if (b >= 0)
+        g[b] += 1 / den;
+    g[u] -= num / (den * den);
+    double var = 0;
+    for (int i = 0; i < nf; i++)
+        for (int j = 0; j < nf; j++)
+            var += g[i] * r->cov[(size_t)i * (size_t)nf + (size_t)j] * g[j];
+    free(g);
+    *se = var > 0 ? sqrt(var) : 0;
+}
+
+int tune_piece_values(const Evaluator *e, const TuneResult *r, int unit, PieceValue *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < eval_feature_count(e) && n < max; i++) {
+        const char *name = eval_feature_name(e, i);
+        if (strncmp(name, "material.", 9) != 0)
+            continue;
+        snprintf(out[n].name, sizeof out[n].name, "%s", name + 9);
+        ratio(r, i, -1, unit, &out[n].value, &out[n].se);
+        n++;
+    }
+    for (int i = 0; i < eval_feature_count(e) && n < max; i++) {
+        const char *name = eval_feature_name(e, i);
+        if (strncmp(name, "zone.", 5) != 0)
+            continue;
+        /* zone.KIND.ZONE: value of a KIND standing in ZONE = material + zone weight. */
+        char kind[64];
+        const char *dot = strchr(name + 5, '.');
+        if (!dot || (size_t)(dot - (name + 5)) >= sizeof kind)
+            continue;
+        memcpy(kind, name + 5, (size_t)(dot - (name + 5)));
+        kind[dot - (name + 5)] = '\0';
+        char mat[80];
+        snprintf(mat, sizeof mat, "material.%s", kind);
+        int m = find(e, mat);
+        if (m < 0)
+            continue;
+        snprintf(out[n].name, sizeof out[n].name, "%s in %s", kind, dot + 1);
+        ratio(r, m, i, unit, &out[n].value, &out[n].se);
+        n++;
+    }
+    return n;
+}
