@@ -15,5 +15,6 @@ int cmd_openings(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

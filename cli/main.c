@@ -19,6 +19,7 @@ static const Command COMMANDS[] = {
     {"compare", "A/B comparison of two sets of datasets: score and draw-rate differences, verdict", cmd_compare},
     {"export", "write games of datasets as Xiangqi PGN (WXF / ICCS), with a read-back check", cmd_export},
     {"ladder", "self-play at several search budgets: how balance and draws move with strength", cmd_ladder},
+    {"merge", "join the shards of a run into one dataset, or a virtual-dataset index over them", cmd_merge},
 };
 enum { NCOMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "schema.h"
+#include "vds.h"
 
 enum { SCAN_BLOCK = 65536 };
 
@@ -198,6 +199,11 @@ DatasetReader *dsr_open(const char *path, XqError *err)
         goto fail;
     }
     if (read_meta(r, err) < 0)
+        goto fail;
+    /* An index (xqlab merge --index) reads through other files: prove they are all there first,
+     * since HDF5 returns fill values for a missing source. */
+    bool is_index;
+    if (vds_check(r->file, path, &is_index, err) < 0)
         goto fail;
     for (int c = 0; c < NCOLUMNS; c++) {
         r->dset[c] = schema_open_column(r->file, c, r->summary.npoints, &r->rows[c], path, err);
