@@ -10,6 +10,10 @@
 #include "common.h"
 #include "driver.h"
 #include "ini.h"
+#include "merge.h"
+#ifdef XQLAB_WITH_MPI
+#include "selfplay_mpi.h"
+#endif
 
 static atomic_bool stop_requested;
 
@@ -42,15 +46,27 @@ static void usage(FILE *out)
         "      --weights FILE   evaluation weights (default configs/weights/VARIANT.ini)\n"
         "      --set KEY=VALUE  any search parameter (see docs/cli.md), repeatable\n"
         "      --resume         continue an interrupted run from FILE.tmp\n"
+        "      --resume-if-present  resume FILE.tmp if it exists, report FILE complete if it\n"
+        "                       exists (exit 0), else start: for requeued batch jobs\n"
+        "      --shard I/N      play only shard I (0-based) of N of the -n games: game indices\n"
+        "                       floor(I*n/N) .. floor((I+1)*n/N)-1, seeded as in one big run;\n"
+        "                       join the shards with xqlab merge (docs/cluster.md)\n"
         "      --progress MODE  live (terminal line), log (a line every --log-interval s),\n"
         "                       quiet; default: live on a terminal, log otherwise\n"
         "      --log-interval S seconds between progress lines in log mode (default 30)\n"
         "      --flush-games N  flush the file at least every N games (default 64; also every\n"
         "                       2 s): a killed run loses at most the games since the last flush\n"
         "      --json           print the summary as JSON on stdout\n\n"
-        "SIGINT / SIGTERM: no new game starts, games in flight finish and are written, the\n"
-        "file stays as FILE.tmp; run the same command with --resume to complete it. Exit\n"
-        "status: 0 done, 1 error, 2 bad usage, 130 interrupted.\n");
+        "SIGINT / SIGTERM / SIGUSR1 (Slurm's warning before the time limit): no new game\n"
+        "starts, games in flight finish and are written, the file stays as FILE.tmp; run the\n"
+        "same command with --resume to complete it. Exit status: 0 done, 1 error, 2 bad\n"
+        "usage, 130 interrupted.\n"
+#ifdef XQLAB_WITH_MPI
+        "\nUnder mpirun each rank plays shard RANK/SIZE into OUT.shard-RRRR-of-SSSS.h5; rank 0\n"
+        "shows the progress and summary of all ranks and writes OUT.h5 as a virtual-dataset\n"
+        "index over the shards (docs/cluster.md).\n"
+#endif
+        );
 }
 
 /* Reads a whole text file (weights) for provenance. */
@@ -89,7 +105,8 @@ int cmd_selfplay(int argc, char **argv)
     uint64_t seed = 1;
     double log_interval = 30;
     long flush_games = 64;
-    bool no_output = false, resume = false, json = false;
+    bool no_output = false, resume = false, json = false, resume_if_present = false;
+    long shard_index = -1, shard_count = 0;
     const char *sets[64];
     int nsets = 0;
     for (int i = 1; i < argc; i++) {
@@ -128,6 +145,19 @@ int cmd_selfplay(int argc, char **argv)
             sets[nsets++] = argv[++i];
         } else if (!strcmp(a, "--resume")) {
             resume = true;
+        } else if (!strcmp(a, "--resume-if-present")) {
+            resume_if_present = true;
+        } else if (!strcmp(a, "--shard") && has) {
+            const char *spec = argv[++i], *slash = strchr(spec, '/');
+            char left[32];
+            if (!slash || (size_t)(slash - spec) >= sizeof left)
+                return cli_error(EXIT_USAGE, "selfplay", "--shard expects I/N (shard I of N, 0 <= I < N), not '%s'", spec);
+            snprintf(left, sizeof left, "%.*s", (int)(slash - spec), spec);
+            if (cli_parse_int("selfplay", "--shard count", slash + 1, 1, 1000000, &shard_count) < 0 ||
+                cli_parse_int("selfplay", "--shard index", left, 0, 999999, &shard_index) < 0)
+                return EXIT_USAGE;
+            if (shard_index >= shard_count)
+                return cli_error(EXIT_USAGE, "selfplay", "--shard %s: the index must be below the count (0-based)", spec);
         } else if (!strcmp(a, "--progress") && has) {
             progress = argv[++i];
             if (strcmp(progress, "live") && strcmp(progress, "log") && strcmp(progress, "quiet"))
@@ -148,14 +178,43 @@ int cmd_selfplay(int argc, char **argv)
     }
     if (!variant_arg)
         return cli_error(EXIT_USAGE, "selfplay", "needs -v VARIANT (xqlab variants lists them)");
-    if (no_output && (out || resume))
+    if (no_output && (out || resume || resume_if_present))
         return cli_error(EXIT_USAGE, "selfplay", "--no-output cannot be combined with -o or --resume");
+    if (resume && resume_if_present)
+        return cli_error(EXIT_USAGE, "selfplay", "--resume and --resume-if-present exclude each other");
+    uint64_t first_game = 0, shard_games = (uint64_t)games;
+    if (shard_count > 0) {
+        merge_shard_range((uint64_t)games, (int)shard_index, (int)shard_count, &first_game, &shard_games);
+        if (shard_games == 0)
+            return cli_error(EXIT_USAGE, "selfplay", "--shard %ld/%ld of %ld games is empty: use at most %ld shards",
+                             shard_index, shard_count, games, games);
+    }
+#ifdef XQLAB_WITH_MPI
+    /* Under mpirun every rank is a shard and -o names the index rank 0 writes over them. */
+    SelfplayMpi mpi;
+    if (selfplay_mpi_begin(&mpi) < 0)
+        return cli_error(EXIT_FAILURE_RUN, "selfplay", "MPI initialisation failed");
+    if (mpi.active) {
+        if (shard_count > 0 || no_output) {
+            selfplay_mpi_end(&mpi, EXIT_USAGE);
+            return cli_error(EXIT_USAGE, "selfplay", "under mpirun each rank is a shard: --shard and --no-output do not apply");
+        }
+        if ((uint64_t)games < (uint64_t)mpi.size) {
+            selfplay_mpi_end(&mpi, EXIT_USAGE);
+            return cli_error(EXIT_USAGE, "selfplay", "%ld games cannot be split over %d ranks", games, mpi.size);
+        }
+        shard_index = mpi.rank;
+        shard_count = mpi.size;
+        merge_shard_range((uint64_t)games, mpi.rank, mpi.size, &first_game, &shard_games);
+    }
+#endif
 
     int status = EXIT_OK;
     Variant *v = NULL;
     Evaluator *e = NULL;
     char *weights_text = NULL;
     RunTotals totals = {0};
+    bool already_complete = false;
     char default_out[512], path[1024];
     XqError err;
 
@@ -217,7 +276,33 @@ int cmd_selfplay(int argc, char **argv)
         snprintf(default_out, sizeof default_out, "%s-selfplay.h5", v->name);
         out = default_out;
     }
-    if (out && !resume && access(out, F_OK) == 0) {
+#ifdef XQLAB_WITH_MPI
+    char index_out[1024] = "", shard_out[1100];
+    if (mpi.active) {
+        snprintf(index_out, sizeof index_out, "%s", out);
+        if (merge_shard_path(out, mpi.rank, mpi.size, shard_out, sizeof shard_out) < 0) {
+            status = cli_error(EXIT_USAGE, "selfplay", "output name too long: %s", out);
+            goto cleanup;
+        }
+        out = shard_out;
+        /* The index is rewritten at the end of a resumed run. */
+        if (mpi.rank == 0 && !resume && !resume_if_present && access(index_out, F_OK) == 0) {
+            status = cli_error(EXIT_FAILURE_RUN, "selfplay", "%s already exists: choose another -o "
+                               "or remove it (nothing was overwritten)", index_out);
+            goto cleanup;
+        }
+    }
+#endif
+    char tmp_path[1200];
+    snprintf(tmp_path, sizeof tmp_path, "%s.tmp", out ? out : "");
+    if (out && resume_if_present) {
+        /* A requeued batch job runs the same command again: finish what is there. */
+        if (access(out, F_OK) == 0 && access(tmp_path, F_OK) != 0)
+            already_complete = true;
+        else
+            resume = access(tmp_path, F_OK) == 0;
+    }
+    if (out && !resume && !already_complete && access(out, F_OK) == 0) {
         status = cli_error(EXIT_FAILURE_RUN, "selfplay", "%s already exists: choose another -o "
                            "or remove it (nothing was overwritten)", out);
         goto cleanup;
@@ -235,7 +320,10 @@ int cmd_selfplay(int argc, char **argv)
     o.eval = e;
     o.params = &params;
     o.seed = seed;
-    o.games = (uint64_t)games;
+    o.first_game = first_game;
+    o.games = shard_games;
+    o.shard_index = shard_count > 0 ? (int)shard_index : 0;
+    o.shard_count = shard_count > 0 ? (int)shard_count : 1;
     o.threads = (int)threads;
     o.out_path = out;
     o.resume = resume;
@@ -250,24 +338,60 @@ int cmd_selfplay(int argc, char **argv)
         o.progress = !strcmp(progress, "live") ? PROGRESS_LIVE
                      : !strcmp(progress, "log") ? PROGRESS_LOG : PROGRESS_QUIET;
 
-    atomic_store(&stop_requested, false);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+#ifdef XQLAB_WITH_MPI
+    /* All ranks run, or none does (a rank that failed above has already said why). */
+    if (selfplay_mpi_agree(&mpi, EXIT_OK) != EXIT_OK) {
+        status = EXIT_FAILURE_RUN;
+        goto cleanup;
+    }
+#endif
     SelfplayReport report;
-    int rc = selfplay_run(&o, &totals, &report, &err);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    memset(&report, 0, sizeof report);
+    int rc = 0;
+#ifdef XQLAB_WITH_MPI
+    bool mpi_active = mpi.active;
+#else
+    bool mpi_active = false;
+#endif
+    if (already_complete)
+        fprintf(stderr, "xqlab selfplay: %s is already complete; nothing to play\n", out);
+    if (!already_complete || mpi_active) {
+        atomic_store(&stop_requested, false);
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        signal(SIGUSR1, on_signal);
+#ifdef XQLAB_WITH_MPI
+        if (mpi.active)
+            rc = selfplay_mpi_run(&mpi, &o, (uint64_t)games, already_complete, index_out, command_line,
+                                  totals_from_file, &totals, &report, &err);
+        else
+#endif
+            rc = selfplay_run(&o, &totals, &report, &err);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGUSR1, SIG_DFL);
+    }
     if (rc < 0) {
         status = cli_report("selfplay", &err);
         goto cleanup;
     }
+#ifdef XQLAB_WITH_MPI
+    bool print_summary = !mpi.active || mpi.rank == 0;
+#else
+    bool print_summary = true;
+#endif
     if (report.interrupted) {
-        fprintf(stderr, "xqlab selfplay: interrupted after %llu of %ld games; the finished games "
+        fprintf(stderr, "xqlab selfplay: interrupted after %llu of %llu games; the finished games "
                 "are in %s.tmp: run the same command with --resume to complete it\n",
-                (unsigned long long)(report.resumed_games + report.played), games,
+                (unsigned long long)(report.resumed_games + report.played), (unsigned long long)o.games,
                 out ? out : "(no output)");
         status = 130;
-    } else if (report.resumed_games > 0 && out) {
+        print_summary = false;
+    } else if ((report.resumed_games > 0 || already_complete) && out
+#ifdef XQLAB_WITH_MPI
+               && !mpi.active
+#endif
+    ) {
         totals_free(&totals);
         if (totals_from_file(out, &totals, &err) < 0) {
             status = cli_report("selfplay", &err);
@@ -275,17 +399,25 @@ int cmd_selfplay(int argc, char **argv)
         }
     }
     double rate = report.wall_seconds > 0 ? (double)report.played / report.wall_seconds : 0;
-    if (json) {
+    if (print_summary && json) {
         totals_print_json(&totals, stdout);
-    } else {
+    } else if (print_summary) {
         printf("xqlab selfplay: %s, %llu games played in %.1f s (%.2f games/s, %d playouts/move)%s\n",
                v->name, (unsigned long long)report.played, report.wall_seconds, rate,
                params.playouts, report.resumed_games ? ", resumed run" : "");
         totals_print(&totals, stdout);
+#ifdef XQLAB_WITH_MPI
+        if (mpi.active)
+            printf("dataset      %s (index over %d shards)\n", index_out, mpi.size);
+        else
+#endif
         if (out && !report.interrupted)
             printf("dataset      %s\n", out);
     }
 cleanup:
+#ifdef XQLAB_WITH_MPI
+    status = selfplay_mpi_end(&mpi, status);
+#endif
     totals_free(&totals);
     free(weights_text);
     eval_free(e);

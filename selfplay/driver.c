@@ -160,6 +160,12 @@ static void *writer_main(void *arg)
                 break;
             }
             s->next_write++;
+            if (o->live) {
+                atomic_store(&o->live->games, s->next_write - o->first_game);
+                atomic_store(&o->live->red_wins, s->totals->red_wins);
+                atomic_store(&o->live->draws, s->totals->draws);
+                atomic_store(&o->live->black_wins, s->totals->black_wins);
+            }
             pthread_cond_broadcast(&s->space);
         }
         double now = now_seconds();
@@ -279,6 +285,8 @@ int selfplay_run(const SelfplayOptions *o, RunTotals *totals, SelfplayReport *re
             done = o->games;
     }
     report->resumed_games = done;
+    if (o->live)
+        atomic_store(&o->live->games, done);
     s.first_index = s.next_write = o->first_game + done;
     atomic_store(&s.next_claim, s.next_write);
     pthread_mutex_init(&s.lock, NULL);

@@ -8,6 +8,14 @@
 #include "game.h"
 #include "summary.h"
 
+/* Running counts of a run, updated by the writer thread after each game it has written, for a
+ * progress display kept elsewhere (the MPI mode's rank 0 sums them over ranks). */
+typedef struct SelfplayLive {
+    _Atomic uint64_t games;          /* complete games in the file (resumed ones included) */
+    _Atomic uint64_t red_wins, draws, black_wins;   /* games written by this run */
+    atomic_bool finished;            /* selfplay_run has returned */
+} SelfplayLive;
+
 typedef enum { PROGRESS_QUIET, PROGRESS_AUTO, PROGRESS_LIVE, PROGRESS_LOG } ProgressMode;
 
 typedef struct SelfplayOptions {
@@ -28,10 +36,11 @@ typedef struct SelfplayOptions {
     double log_interval;        /* seconds between progress lines in batch logs */
     int flush_games;            /* flush the file at least every this many games */
     const atomic_bool *stop;    /* set by a signal handler: start no new game (may be NULL) */
+    SelfplayLive *live;         /* running counts for another thread (may be NULL) */
 } SelfplayOptions;
 
 #define SELFPLAY_OPTIONS_INIT                                                                    \
-    {NULL, NULL, NULL, NULL, 1, 0, 0, 0, 1, 0, NULL, false, "", "", PROGRESS_AUTO, 30.0, 64, NULL}
+    {NULL, NULL, NULL, NULL, 1, 0, 0, 0, 1, 0, NULL, false, "", "", PROGRESS_AUTO, 30.0, 64, NULL, NULL}
 
 typedef struct SelfplayReport {
     uint64_t resumed_games;     /* complete games found in OUT.tmp on --resume */
