@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds with warnings as errors, runs the test
-# suite, then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs it again.
+# suite, builds the MPI variant and runs its 2-rank test, then builds again with AddressSanitizer +
+# UndefinedBehaviorSanitizer and runs the suite again.
 # Slow checks (label "slow") are left to scripts/bench/slow-tests.sh.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -11,6 +12,11 @@ echo "== release build (warnings are errors)"
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release -DXQLAB_WERROR=ON >/dev/null
 cmake --build "$root/build" -j"$jobs"
 ctest --test-dir "$root/build" --output-on-failure -LE slow -j"$jobs"
+
+echo "== MPI build: selfplay under mpirun, the 2-rank test (docs/cluster.md)"
+cmake -S "$root" -B "$root/build-mpi" -DCMAKE_BUILD_TYPE=Release -DXQLAB_WERROR=ON -DXQLAB_WITH_MPI=ON >/dev/null
+cmake --build "$root/build-mpi" -j"$jobs" --target xqlab xq_h5zstd
+ctest --test-dir "$root/build-mpi" --output-on-failure -L mpi
 
 echo "== ASan + UBSan build"
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQLAB_WERROR=ON \
