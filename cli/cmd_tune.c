@@ -172,6 +172,8 @@ static void write_json(FILE *f, const Report *p)
         json_number(f, p->r->w[i]);
         fprintf(f, ", \"se\": ");
         json_number(f, sqrt(p->r->cov[(size_t)i * (size_t)nf + (size_t)i]));
+        fprintf(f, ", \"se_cluster\": ");
+        json_number(f, sqrt(p->r->cov_cluster[(size_t)i * (size_t)nf + (size_t)i]));
         fprintf(f, ", \"rows_nonzero\": %llu}", (unsigned long long)p->d->nonzero[i]);
     }
     fprintf(f, "}, \"unit\": ");
@@ -184,6 +186,8 @@ static void write_json(FILE *f, const Report *p)
         json_number(f, p->values[i].value);
         fprintf(f, ", \"se\": ");
         json_number(f, p->values[i].se);
+        fprintf(f, ", \"se_cluster\": ");
+        json_number(f, p->values[i].se_cluster);
         fprintf(f, "}");
     }
     fprintf(f, "]}\n");
@@ -200,17 +204,20 @@ static void print_tables(const Report *p)
            p->r->start_train_loss, p->r->train_loss, p->r->start_valid_loss, p->r->valid_loss);
     printf("BFGS: %d iterations, best %d, stopped: %s; load %.2f s, fit %.2f s\n",
            p->r->iterations, p->r->best_iteration, p->r->stop_reason, p->seconds_load, p->seconds_fit);
-    printf("\n%-32s %9s %9s %8s\n", "feature", "start", "tuned", "+-");
+    printf("\n%-32s %9s %9s %8s %8s\n", "feature", "start", "tuned", "+-", "+-game");
     for (int i = 0; i < nf; i++)
-        printf("%-32s %9.4f %9.4f %8.4f%s\n", eval_feature_name(p->e, i), p->w0[i], p->r->w[i],
+        printf("%-32s %9.4f %9.4f %8.4f %8.4f%s\n", eval_feature_name(p->e, i), p->w0[i], p->r->w[i],
                sqrt(p->r->cov[(size_t)i * (size_t)nf + (size_t)i]),
+               sqrt(p->r->cov_cluster[(size_t)i * (size_t)nf + (size_t)i]),
                p->d->nonzero[i] == 0 ? "  (held: never nonzero in the data)"
                : p->o->fixed && p->o->fixed[i] ? "  (held)"
                : "");
-    printf("\npiece values in %s units (material weight / material.%s; +- standard error):\n",
+    printf("\npiece values in %s units (material weight / material.%s), standard errors from the\n"
+           "inverse Hessian (+-, positions independent) and clustered by game (+-game):\n",
            p->unit, p->unit);
     for (int i = 0; i < p->nvalues; i++)
-        printf("  %-28s %7.3f +- %.3f\n", p->values[i].name, p->values[i].value, p->values[i].se);
+        printf("  %-28s %7.3f +- %.3f  +-game %.3f\n", p->values[i].name, p->values[i].value,
+               p->values[i].se, p->values[i].se_cluster);
     printf("\nweights: %s\n", p->weights_out);
 }
 
@@ -229,7 +236,7 @@ static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, c
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     fprintf(f, "; Evaluation weights for %s, learned by xqlab %s tune at %s.\n", p->v->name,
             XQLAB_VERSION, stamp);
-    fprintf(f, "; command:");
+    fprintf(f, "; command: xqlab");
     for (int i = 0; i < argc; i++)
         fprintf(f, " %s", argv[i]);
     fprintf(f, "\n; data:\n");
@@ -244,10 +251,10 @@ static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, c
     fprintf(f, "; loss: train %.6f -> %.6f, validation %.6f -> %.6f (%d BFGS iterations, best %d)\n",
             p->r->start_train_loss, p->r->train_loss, p->r->start_valid_loss, p->r->valid_loss,
             p->r->iterations, p->r->best_iteration);
-    fprintf(f, "; piece values (%s = 1):", p->unit);
+    fprintf(f, "; piece values (%s = 1, +- standard error clustered by game):", p->unit);
     for (int i = 0; i < p->nvalues; i++)
         if (!strchr(p->values[i].name, ' '))
-            fprintf(f, " %s %.2f+-%.2f", p->values[i].name, p->values[i].value, p->values[i].se);
+            fprintf(f, " %s %.2f+-%.2f", p->values[i].name, p->values[i].value, p->values[i].se_cluster);
     fprintf(f, "\n\n");
     for (int i = 0; i < eval_feature_count(e); i++)
         eval_set_weight(e, i, p->r->w[i]);

@@ -295,8 +295,14 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
         goto done;
     }
     /* Close the gaps left by skipped positions, in order. */
+    d->game_first = malloc((l.ngames + 1) * sizeof *d->game_first);
+    if (!d->game_first) {
+        set_error(err, "tune", 0, "out of memory");
+        goto done;
+    }
     uint64_t w = 0;
     for (uint64_t j = 0; j < l.ngames; j++) {
+        d->game_first[j] = w;
         if (j == d->ntrain_games)
             d->ntrain = w;
         if (w != slot[j] && kept[j]) {
@@ -306,6 +312,7 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
         }
         w += kept[j];
     }
+    d->game_first[l.ngames] = w;
     if (d->ntrain_games == l.ngames)
         d->ntrain = w;
     d->nrows = w;
@@ -337,6 +344,13 @@ int tune_data_from_rows(TuneData *d, int nfeatures, uint64_t n, uint64_t ntrain,
         tune_data_free(d);
         return -1;
     }
+    d->game_first = malloc((n + 1) * sizeof *d->game_first);
+    if (!d->game_first) {
+        tune_data_free(d);
+        return -1;
+    }
+    for (uint64_t i = 0; i <= n; i++)
+        d->game_first[i] = i;
     memcpy(d->x, x, n * (size_t)nfeatures * sizeof *x);
     memcpy(d->y, y, n * sizeof *y);
     d->nrows = n;
@@ -352,6 +366,7 @@ void tune_data_free(TuneData *d)
     free(d->x);
     free(d->y);
     free(d->nonzero);
+    free(d->game_first);
     memset(d, 0, sizeof *d);
 }
 
@@ -469,6 +484,52 @@ static int hessian(const TuneData *d, const TuneOptions *o, const double *w, gsl
     return 0;
 }
 
+/* Sum over training games of s s^T, s the game's summed score vector k (p - y) x: the "meat"
+ * of the cluster-robust covariance. Chunks of games, partials added in chunk order. */
+enum { TUNE_GAME_CHUNK = 256 };
+
+static int cluster_meat(const TuneData *d, const TuneOptions *o, const double *w, double *meat)
+{
+    int nf = d->nfeatures;
+    double k = 2.0 / o->eval_scale;
+    uint64_t ng = d->ntrain_games, nchunks = (ng + TUNE_GAME_CHUNK - 1) / TUNE_GAME_CHUNK;
+    size_t stride = (size_t)nf * (size_t)nf;
+    double *part = calloc((nchunks ? nchunks : 1) * stride, sizeof *part);
+    double *scores = calloc((nchunks ? nchunks : 1) * (size_t)nf, sizeof *scores);
+    if (!part || !scores) {
+        free(part);
+        free(scores);
+        return -1;
+    }
+#pragma omp parallel for schedule(static)
+    for (uint64_t c = 0; c < nchunks; c++) {
+        double *p = &part[c * stride], *s = &scores[c * (size_t)nf];
+        uint64_t lo = c * TUNE_GAME_CHUNK, hi = lo + TUNE_GAME_CHUNK < ng ? lo + TUNE_GAME_CHUNK : ng;
+        for (uint64_t g = lo; g < hi; g++) {
+            memset(s, 0, (size_t)nf * sizeof *s);
+            for (uint64_t i = d->game_first[g]; i < d->game_first[g + 1] && i < d->ntrain; i++) {
+                const float *x = &d->x[i * (uint64_t)nf];
+                double z = 0;
+                for (int f = 0; f < nf; f++)
+                    z += w[f] * x[f];
+                double r = k * (1.0 / (1.0 + exp(-k * z)) - d->y[i]);
+                for (int f = 0; f < nf; f++)
+                    s[f] += r * x[f];
+            }
+            for (int a = 0; a < nf; a++)
+                for (int b = 0; b < nf; b++)
+                    p[(size_t)a * (size_t)nf + (size_t)b] += s[a] * s[b];
+        }
+    }
+    memset(meat, 0, stride * sizeof *meat);
+    for (uint64_t c = 0; c < nchunks; c++)
+        for (size_t i = 0; i < stride; i++)
+            meat[i] += part[c * stride + i];
+    free(part);
+    free(scores);
+    return 0;
+}
+
 /* ---- fitting ---- */
 
 typedef struct FitContext {
@@ -510,6 +571,9 @@ int tune_fit(const TuneData *d, const TuneOptions *o, const double *w0, TuneResu
     r->nfeatures = nf;
     r->w = malloc((size_t)nf * sizeof *r->w);
     r->cov = malloc((size_t)nf * (size_t)nf * sizeof *r->cov);
+    r->cov_cluster = calloc((size_t)nf * (size_t)nf, sizeof *r->cov_cluster);
+    double *meat = malloc((size_t)nf * (size_t)nf * sizeof *meat);
+    double *tmp = malloc((size_t)nf * (size_t)nf * sizeof *tmp);
     gsl_vector *x = gsl_vector_alloc((size_t)nf);
     gsl_multimin_fdfminimizer *s =
         gsl_multimin_fdfminimizer_alloc(gsl_multimin_fdfminimizer_vector_bfgs2, (size_t)nf);
@@ -517,7 +581,7 @@ int tune_fit(const TuneData *d, const TuneOptions *o, const double *w0, TuneResu
     int *free_index = malloc((size_t)nf * sizeof *free_index);
     int nfree = 0;
     int rc = -1;
-    if (!r->w || !r->cov || !x || !s || !h || !free_index) {
+    if (!r->w || !r->cov || !r->cov_cluster || !meat || !tmp || !x || !s || !h || !free_index) {
         set_error(err, "tune", 0, "out of memory");
         goto done;
     }
@@ -609,9 +673,31 @@ int tune_fit(const TuneData *d, const TuneOptions *o, const double *w0, TuneResu
         for (int b = 0; b < nfree; b++)
             r->cov[(size_t)free_index[a] * (size_t)nf + (size_t)free_index[b]] =
                 gsl_matrix_get(&sub.matrix, (size_t)a, (size_t)b);
+    if (cluster_meat(d, o, r->w, meat) != 0) {
+        set_error(err, "tune", 0, "out of memory computing the robust covariance");
+        goto done;
+    }
+    /* cov_cluster = cov meat cov. */
+    size_t n2 = (size_t)nf;
+    for (size_t a = 0; a < n2; a++)
+        for (size_t b = 0; b < n2; b++) {
+            double sum = 0;
+            for (size_t c = 0; c < n2; c++)
+                sum += r->cov[a * n2 + c] * meat[c * n2 + b];
+            tmp[a * n2 + b] = sum;
+        }
+    for (size_t a = 0; a < n2; a++)
+        for (size_t b = 0; b < n2; b++) {
+            double sum = 0;
+            for (size_t c = 0; c < n2; c++)
+                sum += tmp[a * n2 + c] * r->cov[c * n2 + b];
+            r->cov_cluster[a * n2 + b] = sum;
+        }
     rc = 0;
 done:
     free(free_index);
+    free(meat);
+    free(tmp);
     gsl_multimin_fdfminimizer_free(s);
     gsl_vector_free(x);
     gsl_matrix_free(h);
@@ -624,7 +710,8 @@ void tune_result_free(TuneResult *r)
 {
     free(r->w);
     free(r->cov);
-    r->w = r->cov = NULL;
+    free(r->cov_cluster);
+    r->w = r->cov = r->cov_cluster = NULL;
 }
 
 /* ---- piece values ---- */
@@ -659,7 +746,8 @@ static int find(const Evaluator *e, const char *name)
 
 /* Value and delta-method error of (w[a] + w[b]) / w[u] (b = -1: w[a] / w[u]). The gradient is
  * 1/w_u for a and b and -(w_a + w_b)/w_u^2 for u (summed where indices coincide). */
-static void ratio(const TuneResult *r, int a, int b, int u, double *value, double *se)
+static void ratio(const TuneResult *r, const double *cov, int a, int b, int u, double *value,
+                  double *se)
 {
     int nf = r->nfeatures;
     double num = r->w[a] + (b >= 0 ? r->w[b] : 0), den = r->w[u];
@@ -676,7 +764,7 @@ static void ratio(const TuneResult *r, int a, int b, int u, double *value, doubl
     double var = 0;
     for (int i = 0; i < nf; i++)
         for (int j = 0; j < nf; j++)
-            var += g[i] * r->cov[(size_t)i * (size_t)nf + (size_t)j] * g[j];
+            var += g[i] * cov[(size_t)i * (size_t)nf + (size_t)j] * g[j];
     free(g);
     *se = var > 0 ? sqrt(var) : 0;
 }
@@ -689,7 +777,8 @@ int tune_piece_values(const Evaluator *e, const TuneResult *r, int unit, PieceVa
         if (strncmp(name, "material.", 9) != 0)
             continue;
         snprintf(out[n].name, sizeof out[n].name, "%s", name + 9);
-        ratio(r, i, -1, unit, &out[n].value, &out[n].se);
+        ratio(r, r->cov, i, -1, unit, &out[n].value, &out[n].se);
+        ratio(r, r->cov_cluster, i, -1, unit, &out[n].value, &out[n].se_cluster);
         n++;
     }
     for (int i = 0; i < eval_feature_count(e) && n < max; i++) {
@@ -706,10 +795,12 @@ int tune_piece_values(const Evaluator *e, const TuneResult *r, int unit, PieceVa
         char mat[80];
         snprintf(mat, sizeof mat, "material.%s", kind);
         int m = find(e, mat);
-        if (m < 0)
+        /* A held zone weight (no data, or --only / --drop) says nothing about the zone. */
+        if (m < 0 || r->cov[(size_t)i * (size_t)r->nfeatures + (size_t)i] <= 0)
             continue;
         snprintf(out[n].name, sizeof out[n].name, "%s in %s", kind, dot + 1);
-        ratio(r, m, i, unit, &out[n].value, &out[n].se);
+        ratio(r, r->cov, m, i, unit, &out[n].value, &out[n].se);
+        ratio(r, r->cov_cluster, m, i, unit, &out[n].value, &out[n].se_cluster);
         n++;
     }
     return n;

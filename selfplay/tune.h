@@ -47,6 +47,8 @@ typedef struct TuneData {
     float *x;               /* nrows * nfeatures */
     float *y;               /* target: Red's expected score in [0, 1] */
     uint64_t *nonzero;      /* per feature: training rows where it is not 0 */
+    uint64_t *game_first;   /* ngames + 1 row offsets: game j owns rows [game_first[j],
+                             * game_first[j + 1]); training games first, like the rows */
 } TuneData;
 
 /* Reads every game of the files (all of variant `v`, with the same variant text), replays the
@@ -59,7 +61,8 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
               int npaths, const TuneOptions *o, XqError *err);
 
 /* Fills d from rows given directly (tests, benchmarks): x is n * nfeatures, y n targets; the
- * first ntrain rows train. Copies the arrays. Returns 0 or -1 (out of memory). */
+ * first ntrain rows train; every row is its own game. Copies the arrays. Returns 0 or -1 (out of
+ * memory). */
 int tune_data_from_rows(TuneData *d, int nfeatures, uint64_t n, uint64_t ntrain, const float *x,
                         const float *y);
 void tune_data_free(TuneData *d);
@@ -75,6 +78,9 @@ typedef struct TuneResult {
     double *w;              /* fitted weights (best validation loss) */
     double *cov;            /* nfeatures^2 covariance of w: inverse Hessian of the summed loss
                              * over the free features (rows and columns of fixed ones are 0) */
+    double *cov_cluster;    /* the same, robust to positions of one game being correlated:
+                             * sandwich cov * (sum over games of s s^T) * cov, s = a training
+                             * game's summed score vector (gradient of its loss) */
     double train_loss, valid_loss;       /* mean cross-entropy (no penalty) at w */
     double start_train_loss, start_valid_loss;
     int iterations, best_iteration;
@@ -93,12 +99,13 @@ void tune_result_free(TuneResult *r);
  * the delta method. */
 typedef struct PieceValue {
     char name[80];          /* "chariot", "pawn in enemy_half" */
-    double value, se;
+    double value, se;       /* se from cov (positions independent) */
+    double se_cluster;      /* from cov_cluster (games independent): the honest one */
 } PieceValue;
 
 /* Piece values of the fitted weights in units of kind `unit` (a material feature index):
- * every material feature, then every zone feature as material plus zone. Returns the count
- * written (at most max). */
+ * every material feature, then every fitted (not held) zone feature as material plus zone.
+ * Returns the count written (at most max). */
 int tune_piece_values(const Evaluator *e, const TuneResult *r, int unit, PieceValue *out, int max);
 
 /* Index of the material feature used as the unit: material.pawn if the variant has it, else

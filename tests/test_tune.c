@@ -167,6 +167,50 @@ static void test_same_result_for_any_thread_count(void **state)
     free(y);
 }
 
+/* Every game = 4 copies of one sampled row. The Fisher covariance believes in 4x the data
+ * (errors / 2), the game-clustered sandwich does not: per unique row it is H^-1 (sum s s^T) H^-1
+ * and both H and the per-game score grow 4x, so it equals the sandwich of the unique rows, which
+ * for a correct Bernoulli model is close to their Fisher covariance. So se_cluster / se ~ 2. */
+static void test_clustered_errors_see_correlated_rows(void **state)
+{
+    (void)state;
+    enum { U = 20000, M = 4, NF = 2 };
+    float *xu = random_rows(U, NF, 31);
+    float *x = malloc(U * M * NF * sizeof *x), *y = malloc(U * M * sizeof *y);
+    assert_non_null(x);
+    assert_non_null(y);
+    Rng rng;
+    rng_init(&rng, 32);
+    for (int u = 0; u < U; u++) {
+        double p = sigmoid(0.2 * (1.0 * xu[u * NF] - 2.0 * xu[u * NF + 1]));
+        float res = rng_double(&rng) < p ? 1.0f : 0.0f;
+        for (int c = 0; c < M; c++) {
+            memcpy(&x[(u * M + c) * NF], &xu[u * NF], NF * sizeof *x);
+            y[u * M + c] = res;
+        }
+    }
+    TuneData d;
+    assert_int_equal(tune_data_from_rows(&d, NF, U * M, U * M, x, y), 0);
+    d.ngames = d.ntrain_games = U;
+    for (uint64_t g = 0; g <= U; g++)
+        d.game_first[g] = g * M;
+    TuneOptions o = TUNE_OPTIONS_INIT;
+    o.l2 = 0;
+    double w0[NF] = {0, 0};
+    TuneResult r;
+    XqError err;
+    assert_int_equal(tune_fit(&d, &o, w0, &r, &err), 0);
+    for (int f = 0; f < NF; f++) {
+        double ratio = sqrt(r.cov_cluster[f * NF + f] / r.cov[f * NF + f]);
+        assert_true(ratio > 1.8 && ratio < 2.2);
+    }
+    tune_result_free(&r);
+    tune_data_free(&d);
+    free(xu);
+    free(x);
+    free(y);
+}
+
 /* A held feature keeps its weight and gets no standard error; the others still fit. */
 static void test_fixed_features_stay(void **state)
 {
@@ -499,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_recovers_known_weights),
         cmocka_unit_test(test_same_result_for_any_thread_count),
         cmocka_unit_test(test_fixed_features_stay),
+        cmocka_unit_test(test_clustered_errors_see_correlated_rows),
         cmocka_unit_test(test_load_replays_games),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_elo_by_hand),
