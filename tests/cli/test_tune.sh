@@ -1,0 +1,65 @@
+#!/bin/sh
+# test_tune.sh - end to end: self-play a few games, tune on them, load the learned weights in a
+# match with --sprt, thread-count determinism of the weights file, and the exit codes of bad input.
+# usage: test_tune.sh PATH/TO/xqlab
+set -u
+XQLAB="$1"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+ok() { echo "ok   $1"; }
+
+"$XQLAB" selfplay -v xiangqi -n 40 --playouts 16 --progress quiet -o "$dir/xq.h5" > /dev/null 2>&1 ||
+    { echo "FAIL selfplay"; exit 1; }
+"$XQLAB" selfplay -v sniper -n 4 --playouts 16 --progress quiet -o "$dir/sniper.h5" > /dev/null 2>&1 ||
+    { echo "FAIL selfplay sniper"; exit 1; }
+
+if "$XQLAB" tune "$dir/xq.h5" -o "$dir/w1.ini" -t 1 --quiet --root-blend 0.5 > "$dir/out1.txt" 2>&1 &&
+   "$XQLAB" tune "$dir/xq.h5" -o "$dir/w2.ini" -t 2 --quiet --root-blend 0.5 > /dev/null 2>&1; then
+    ok "tune runs"
+else
+    fail "tune runs: $(cat "$dir/out1.txt")"
+fi
+grep -q '^material.chariot = ' "$dir/w1.ini" && grep -q '^; data:' "$dir/w1.ini" && ok "weights file" ||
+    fail "weights file lacks weights or provenance"
+grep -q '"piece_values"' "$dir/w1.json" && grep -q '"se_cluster"' "$dir/w1.json" && ok "piece-value json" ||
+    fail "piece-value json"
+# Same weights on 1 and 2 threads (the provenance lines differ only by the command and time).
+if [ "$(grep -v '^;' "$dir/w1.ini" | cksum)" = "$(grep -v '^;' "$dir/w2.ini" | cksum)" ]; then
+    ok "thread-count determinism"
+else
+    fail "weights differ between 1 and 2 threads"
+fi
+if "$XQLAB" match -v xiangqi --a "mcts:playouts=8,weights=$dir/w1.ini" --b mcts:playouts=8 -n 6 \
+       --sprt 0,10,0.05,0.05 --quiet --json > "$dir/match.json" 2>&1 &&
+   grep -q '"elo_95"' "$dir/match.json" && grep -q '"verdict"' "$dir/match.json"; then
+    ok "match loads the weights, prints Elo and SPRT"
+else
+    fail "match: $(cat "$dir/match.json")"
+fi
+
+# expect_rc NAME RC FRAGMENT -- ARGS...
+expect_rc() {
+    name="$1"; want="$2"; frag="$3"; shift 4
+    "$XQLAB" "$@" > "$dir/o.txt" 2> "$dir/e.txt"
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name: exit $rc, expected $want ($(cat "$dir/e.txt"))"
+    elif ! grep -qF -- "$frag" "$dir/e.txt"; then
+        fail "$name: no '$frag' in: $(cat "$dir/e.txt")"
+    else
+        ok "$name"
+    fi
+}
+: > "$dir/empty.h5"
+expect_rc "no files" 2 "needs at least one dataset" -- tune
+expect_rc "missing file" 1 "no such file" -- tune "$dir/nope.h5"
+expect_rc "not HDF5" 1 "not a readable HDF5 file" -- tune "$dir/empty.h5"
+expect_rc "mixed variants" 1 "mixed variants" -- tune "$dir/xq.h5" "$dir/sniper.h5" -o "$dir/x.ini"
+expect_rc "bad prefix" 2 "matches no feature" -- tune "$dir/xq.h5" --only nosuch
+expect_rc "bad option" 2 "unknown option" -- tune "$dir/xq.h5" --bogus
+expect_rc "bad sprt" 2 "--sprt" -- match -v xiangqi --a random --b random --sprt 0,10,0.6,0.05
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "all passed"
