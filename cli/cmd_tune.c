@@ -46,6 +46,8 @@ static void usage(FILE *out)
         "      --drop P,...      set features with these prefixes to 0 and hold them there\n"
         "                        (--drop mobility,safety: a pure piece-square model)\n"
         "      --all-positions   keep positions in check and before captures (default: skip)\n"
+        "      --quiet-plies N   also skip positions from which any of the next N moves\n"
+        "                        captures (default 1: only the move played)\n"
         "      --min-ply N       skip the first N plies of each game (default 0)\n"
         "      --max-positions N read games until N moves are read (default all)\n"
         "  -t, --threads T       threads (default all cores); results do not depend on it\n"
@@ -248,6 +250,9 @@ static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, c
     fprintf(f, "; start weights: %s\n", start ? start : "(variant piece values)");
     fprintf(f, "; model: P(red scores) = sigmoid(2 w.x / %g), l2 %g, root blend %g, validation %g\n",
             p->o->eval_scale, p->o->l2, p->o->root_blend, p->o->validation);
+    fprintf(f, "; positions: %s\n", p->o->all_positions ? "all"
+            : p->o->quiet_plies > 1 ? "not in check, no capture in the next quiet-plies moves"
+                                    : "not in check, the move played does not capture");
     fprintf(f, "; loss: train %.6f -> %.6f, validation %.6f -> %.6f (%d BFGS iterations, best %d)\n",
             p->r->start_train_loss, p->r->train_loss, p->r->start_valid_loss, p->r->valid_loss,
             p->r->iterations, p->r->best_iteration);
@@ -323,6 +328,10 @@ int cmd_tune(int argc, char **argv)
             if (cli_parse_int("tune", "--patience", argv[++i], 1, 100000, &n) < 0)
                 return EXIT_USAGE;
             o.patience = (int)n;
+        } else if (!strcmp(a, "--quiet-plies") && has) {
+            if (cli_parse_int("tune", "--quiet-plies", argv[++i], 1, 100, &n) < 0)
+                return EXIT_USAGE;
+            o.quiet_plies = (int)n;
         } else if (!strcmp(a, "--min-ply") && has) {
             if (cli_parse_int("tune", "--min-ply", argv[++i], 0, 100000, &n) < 0)
                 return EXIT_USAGE;

@@ -236,11 +236,14 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
 #pragma omp parallel
     {
         Position *pos = malloc(sizeof *pos);
-        if (!pos)
+        /* Per game: whether move k captures, and the move index of each written row. */
+        uint8_t *captures = malloc(65536);
+        int *row_move = malloc(65536 * sizeof *row_move);
+        if (!pos || !captures || !row_move)
             atomic_store(&failed, 1);
 #pragma omp for schedule(dynamic, 16)
         for (uint64_t j = 0; j < l.ngames; j++) {
-            if (!pos || atomic_load(&failed))
+            if (!pos || !captures || !row_move || atomic_load(&failed))
                 continue;
             const GameIn *g = &l.games[order[j]];
             XqError local;
@@ -254,7 +257,8 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
                 pos_init_start(pos, v);
             }
             uint64_t row = slot[j];
-            for (int k = 0; k < g->nmoves; k++) {
+            int nmoves = g->nmoves < 65536 ? g->nmoves : 65535;
+            for (int k = 0; k < nmoves; k++) {
                 Move m = l.moves[g->first_move + (uint64_t)k];
                 if (!pos_move_is_legal(pos, m)) {
                     atomic_store(&bad_game, order[j]);
@@ -275,13 +279,31 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
                 int before = pos->count[RED] + pos->count[BLACK];
                 Undo u;
                 pos_do_move(pos, m, &u);
-                bool capture = pos->count[RED] + pos->count[BLACK] < before;
-                if (take && (o->all_positions || !capture))
-                    row++;
+                captures[k] = pos->count[RED] + pos->count[BLACK] < before;
+                if (take)
+                    row_move[row++ - slot[j]] = k;
             }
-            kept[j] = row - slot[j];
+            /* Keep a row when none of the next quiet_plies moves (its own move first) captures:
+             * while an exchange is under way the material count misstates the balance. */
+            uint64_t out_row = slot[j];
+            for (uint64_t r = slot[j]; r < row; r++) {
+                int k = row_move[r - slot[j]];
+                bool quiet = true;
+                for (int q = k; q < k + o->quiet_plies && q < nmoves && !o->all_positions; q++)
+                    quiet = quiet && !captures[q];
+                if (!quiet)
+                    continue;
+                if (out_row != r) {
+                    memcpy(&d->x[out_row * (uint64_t)nf], &d->x[r * (uint64_t)nf], (size_t)nf * sizeof *d->x);
+                    d->y[out_row] = d->y[r];
+                }
+                out_row++;
+            }
+            kept[j] = out_row - slot[j];
         }
         free(pos);
+        free(captures);
+        free(row_move);
     }
     if (atomic_load(&failed)) {
         int why = atomic_load(&failed);

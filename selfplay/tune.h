@@ -25,6 +25,8 @@ typedef struct TuneOptions {
     int threads;            /* 0 = OpenMP default */
     bool all_positions;     /* false: skip positions in check and positions whose played move
                              * captures (their static features misstate the material balance) */
+    int quiet_plies;        /* with !all_positions: also skip positions from which any of the
+                             * next quiet_plies moves captures (1 = only the move played) */
     int min_ply;            /* skip positions before this ply of the game */
     uint64_t max_positions; /* 0 = all; else stop reading games once this many moves are read */
     FILE *log;              /* a line per iteration (NULL = silent) */
@@ -34,7 +36,8 @@ typedef struct TuneOptions {
 
 #define TUNE_OPTIONS_INIT                                                                         \
     {.eval_scale = 10.0, .l2 = 1e-5, .root_blend = 0.0, .validation = 0.1, .seed = 1,             \
-     .max_iterations = 300, .patience = 10, .threads = 0, .all_positions = false, .min_ply = 0,  \
+     .max_iterations = 300, .patience = 10, .threads = 0, .all_positions = false, .quiet_plies = 1, \
+     .min_ply = 0,                                                                                \
      .max_positions = 0, .log = NULL, .fixed = NULL}
 
 /* Feature rows of the selected positions: dense float32, row-major. Rows [0, ntrain) come from
