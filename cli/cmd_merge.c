@@ -61,10 +61,15 @@ int cmd_merge(int argc, char **argv)
         status = cli_error(EXIT_USAGE, "merge", "needs at least one shard file");
         goto done;
     }
-    char command_line[2048] = "";
-    size_t used = 0;
-    for (int i = 0; i < argc && used < sizeof command_line - 1; i++)
-        used += (size_t)snprintf(command_line + used, sizeof command_line - used, "%s%s", i ? " " : "xqlab ", argv[i]);
+    /* Provenance: the shards are named in the index itself, so a long list is shortened. */
+    char command_line[4096];
+    if (count <= 4)
+        snprintf(command_line, sizeof command_line, "xqlab merge%s %s%s%s%s%s%s%s -o %s", index ? " --index" : "",
+                 paths[0], count > 1 ? " " : "", count > 1 ? paths[1] : "", count > 2 ? " " : "",
+                 count > 2 ? paths[2] : "", count > 3 ? " " : "", count > 3 ? paths[3] : "", out);
+    else
+        snprintf(command_line, sizeof command_line, "xqlab merge%s %s ... %s (%d shards) -o %s",
+                 index ? " --index" : "", paths[0], paths[count - 1], count, out);
 
     double t0 = cli_now();
     MergeStats st;
