@@ -43,6 +43,7 @@ static void usage(FILE *out)
         "                        in pair order (the same verdict for any thread count);\n"
         "                        -n is then the maximum. Exit 0 either way; the verdict is\n"
         "                        printed (H1 accepted = A stronger by about E1)\n"
+        "      --sprt-min-pairs N no SPRT verdict before N pairs (default 200)\n"
         "      --json            print the result as JSON\n"
         "      --quiet           no progress lines\n");
 }
@@ -64,6 +65,7 @@ int cmd_match(int argc, char **argv)
     bool json = false, quiet = false;
     SprtSpec sprt;
     bool use_sprt = false;
+    long min_pairs = SPRT_MIN_PAIRS_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
@@ -95,6 +97,9 @@ int cmd_match(int argc, char **argv)
             if (sprt_parse(&sprt, argv[++i], msg, sizeof msg) < 0)
                 return cli_error(EXIT_USAGE, "match", "--sprt: %s", msg);
             use_sprt = true;
+        } else if (!strcmp(a, "--sprt-min-pairs") && has) {
+            if (cli_parse_int("match", "--sprt-min-pairs", argv[++i], 0, 100000000L, &min_pairs) < 0)
+                return EXIT_USAGE;
         } else if (!strcmp(a, "--json")) {
             json = true;
         } else if (!strcmp(a, "--quiet")) {
@@ -104,6 +109,7 @@ int cmd_match(int argc, char **argv)
             return cli_error(EXIT_USAGE, "match", "unknown option or missing value: '%s'", a);
         }
     }
+    sprt.min_pairs = (int)min_pairs;
     if (!variant_arg || !a_text || !b_text)
         return cli_error(EXIT_USAGE, "match", "needs -v VARIANT, --a PLAYER and --b PLAYER");
 
@@ -185,8 +191,9 @@ int cmd_match(int argc, char **argv)
         printf("], \"score_se\": %.6f, \"los\": %.6f", elo.score_se, elo.los);
         if (use_sprt)
             printf(", \"sprt\": {\"elo0\": %g, \"elo1\": %g, \"alpha\": %g, \"beta\": %g, "
-                   "\"llr\": %.4f, \"lower\": %.4f, \"upper\": %.4f, \"verdict\": \"%s\"}",
-                   sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, t.sprt_llr, lower, upper, verdict);
+                   "\"min_pairs\": %d, \"llr\": %.4f, \"lower\": %.4f, \"upper\": %.4f, \"verdict\": \"%s\"}",
+                   sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, sprt.min_pairs, t.sprt_llr, lower,
+                   upper, verdict);
         printf("}\n");
     } else {
         printf("match: %s, A = %s, B = %s, %llu games%s\n", v->name, sa.label, sb.label,

@@ -84,7 +84,7 @@ int sprt_parse(SprtSpec *s, const char *text, char *msg, size_t size)
         snprintf(msg, size, "alpha and beta must lie in (0, 0.5), got %g and %g", v[2], v[3]);
         return -1;
     }
-    *s = (SprtSpec){v[0], v[1], v[2], v[3]};
+    *s = (SprtSpec){v[0], v[1], v[2], v[3], SPRT_MIN_PAIRS_DEFAULT};
     return 0;
 }
 
@@ -104,8 +104,10 @@ double sprt_llr(const SprtSpec *s, const uint64_t pentanomial[5])
     return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
 }
 
-SprtVerdict sprt_verdict(const SprtSpec *s, double llr)
+SprtVerdict sprt_verdict(const SprtSpec *s, double llr, uint64_t pairs)
 {
+    if (pairs < (uint64_t)(s->min_pairs > 0 ? s->min_pairs : 0))
+        return SPRT_CONTINUE;
     double lower, upper;
     sprt_bounds(s, &lower, &upper);
     if (llr >= upper)

@@ -124,7 +124,7 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
                     sprt_counts[pts]++;
                     sprt_prefix++;
                     llr = sprt_llr(o->sprt, sprt_counts);
-                    verdict = sprt_verdict(o->sprt, llr);
+                    verdict = sprt_verdict(o->sprt, llr, sprt_prefix);
                     if (verdict != SPRT_CONTINUE)
                         atomic_store(&sprt_end, sprt_prefix);
                 }

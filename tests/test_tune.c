@@ -498,16 +498,20 @@ static void test_sprt_by_hand(void **state)
     const uint64_t up[5] = {0, 1, 3, 4, 2};
     double llr = sprt_llr(&s, up);
     assert_true(fabs(llr - 0.476891) < 1e-6);
-    assert_int_equal(sprt_verdict(&s, llr), SPRT_CONTINUE);
+    assert_int_equal(sprt_verdict(&s, llr, 10), SPRT_CONTINUE);
     /* 100 times the pairs: same mean and variance, LLR 47.6891 -> H1. */
     const uint64_t up100[5] = {0, 100, 300, 400, 200};
     assert_true(fabs(sprt_llr(&s, up100) - 47.6891) < 1e-4);
-    assert_int_equal(sprt_verdict(&s, sprt_llr(&s, up100)), SPRT_ACCEPT_H1);
+    assert_int_equal(sprt_verdict(&s, sprt_llr(&s, up100), 1000), SPRT_ACCEPT_H1);
     /* Mirror image (A losing): mean 0.325, LLR = 1000 (0.014387)(0.65 - 1.014387) / 0.10125
      * = -51.78 -> H0. */
     const uint64_t down100[5] = {200, 400, 300, 100, 0};
     assert_true(fabs(sprt_llr(&s, down100) + 51.7780) < 1e-3);
-    assert_int_equal(sprt_verdict(&s, sprt_llr(&s, down100)), SPRT_ACCEPT_H0);
+    assert_int_equal(sprt_verdict(&s, sprt_llr(&s, down100), 1000), SPRT_ACCEPT_H0);
+    /* The same LLR before the minimum number of pairs: no verdict yet. */
+    assert_int_equal(s.min_pairs, SPRT_MIN_PAIRS_DEFAULT);
+    assert_int_equal(sprt_verdict(&s, 47.6891, SPRT_MIN_PAIRS_DEFAULT - 1), SPRT_CONTINUE);
+    assert_int_equal(sprt_verdict(&s, 47.6891, SPRT_MIN_PAIRS_DEFAULT), SPRT_ACCEPT_H1);
     /* No spread yet: no information. */
     const uint64_t flat[5] = {0, 0, 7, 0, 0};
     assert_true(sprt_llr(&s, flat) == 0);
