@@ -35,6 +35,8 @@ static void usage(FILE *out)
         "      --eval-scale S    pawns per unit of atanh(value) (default: the search default, 10)\n"
         "      --l2 L            L2 penalty on the mean loss (default 1e-5)\n"
         "      --root-blend B    target = (1-B) result + B search value (default 0)\n"
+        "      --root-horizon N  the search value is the mean over this position and the\n"
+        "                        next N-1 (default 1)\n"
         "      --validation F    share of games held out (default 0.1)\n"
         "      --seed S          seed of the game split (default 1)\n"
         "      --max-iterations N  BFGS iterations (default 300)\n"
@@ -248,8 +250,9 @@ static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, c
             (unsigned long long)p->d->ngames, (unsigned long long)p->d->ntrain_games,
             (unsigned long long)p->d->nrows, (unsigned long long)p->d->ntrain);
     fprintf(f, "; start weights: %s\n", start ? start : "(variant piece values)");
-    fprintf(f, "; model: P(red scores) = sigmoid(2 w.x / %g), l2 %g, root blend %g, validation %g\n",
-            p->o->eval_scale, p->o->l2, p->o->root_blend, p->o->validation);
+    fprintf(f, "; model: P(red scores) = sigmoid(2 w.x / %g), l2 %g, root blend %g (horizon %d), "
+            "validation %g\n", p->o->eval_scale, p->o->l2, p->o->root_blend, p->o->root_horizon,
+            p->o->validation);
     fprintf(f, "; positions: %s\n", p->o->all_positions ? "all"
             : p->o->quiet_plies > 1 ? "not in check, no capture in the next quiet-plies moves"
                                     : "not in check, the move played does not capture");
@@ -314,6 +317,10 @@ int cmd_tune(int argc, char **argv)
         } else if (!strcmp(a, "--root-blend") && has) {
             if (cli_parse_double("tune", "--root-blend", argv[++i], 0, 1, &o.root_blend) < 0)
                 return EXIT_USAGE;
+        } else if (!strcmp(a, "--root-horizon") && has) {
+            if (cli_parse_int("tune", "--root-horizon", argv[++i], 1, 1000, &n) < 0)
+                return EXIT_USAGE;
+            o.root_horizon = (int)n;
         } else if (!strcmp(a, "--validation") && has) {
             if (cli_parse_double("tune", "--validation", argv[++i], 0, 0.9, &o.validation) < 0)
                 return EXIT_USAGE;

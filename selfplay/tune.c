@@ -49,6 +49,7 @@ typedef struct Loader {
     uint64_t ngames, cap_games;
     Move *moves;
     float *root;             /* root value per move (side to move before it), NaN if unknown */
+    uint8_t *mover;          /* side to move before each move, where root is known */
     uint64_t nmoves, cap_moves;
 } Loader;
 
@@ -125,6 +126,13 @@ static int load_file(Loader *l, int file, const char *path, const Variant *v,
             goto done;
         }
         l->root = root;
+        uint8_t *mover = realloc(l->mover, l->cap_moves * sizeof *l->mover);
+        if (!mover) {
+            game_record_free(&g);
+            set_error(err, path, 0, "out of memory");
+            goto done;
+        }
+        l->mover = mover;
         if (g.result < -1 || g.result > 1) {
             set_error(err, path, 0, "game row %llu has no result (stored %d, expected -1, 0 or 1)",
                       (unsigned long long)i, (int)g.result);
@@ -154,6 +162,7 @@ static int load_file(Loader *l, int file, const char *path, const Variant *v,
             if (k == g.nmoves)
                 break;
             l->root[l->nmoves + (uint64_t)k] = g.positions[j].root_value;
+            l->mover[l->nmoves + (uint64_t)k] = g.positions[j].side;
             k++;
         }
         l->nmoves += (uint64_t)g.nmoves;
@@ -268,12 +277,21 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
                 bool take = pos->ply >= o->min_ply && (o->all_positions || !pos->in_check);
                 if (take) {
                     eval_features(e, pos, &d->x[row * (uint64_t)nf]);
-                    float rv = l.root[g->first_move + (uint64_t)k];
-                    float target = g->result;
-                    if (o->root_blend > 0 && !isnan(rv)) {
-                        float red = pos->side == RED ? rv : -rv;
-                        target = (float)((1 - o->root_blend) * g->result + o->root_blend * (red + 1) / 2);
+                    /* Search values of this and the next root_horizon - 1 positions, each turned
+                     * to Red's view by its recorded side to move (turns of several moves exist). */
+                    double sum = 0;
+                    int count = 0;
+                    for (int q = k; q < k + o->root_horizon && q < nmoves; q++) {
+                        float rv = l.root[g->first_move + (uint64_t)q];
+                        if (isnan(rv))
+                            continue;
+                        sum += l.mover[g->first_move + (uint64_t)q] == RED ? rv : -rv;
+                        count++;
                     }
+                    float target = g->result;
+                    if (o->root_blend > 0 && count > 0)
+                        target = (float)((1 - o->root_blend) * g->result +
+                                         o->root_blend * (sum / count + 1) / 2);
                     d->y[row] = target;
                 }
                 int before = pos->count[RED] + pos->count[BLACK];
@@ -352,6 +370,7 @@ done:
     free(l.games);
     free(l.moves);
     free(l.root);
+    free(l.mover);
     free(variant_text);
     if (rc != 0)
         tune_data_free(d);

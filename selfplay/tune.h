@@ -18,6 +18,8 @@ typedef struct TuneOptions {
     double eval_scale;      /* pawns per unit of atanh(value) (search parameter eval_scale) */
     double l2;              /* J(w) = mean cross-entropy + l2 / 2 * |w|^2 */
     double root_blend;      /* target = (1 - b) * result + b * (root value + 1) / 2, both Red's */
+    int root_horizon;       /* root value = mean of this and the next root_horizon - 1 positions'
+                             * search values (1 = this position's only) */
     double validation;      /* share of games held out for validation and early stopping */
     uint64_t seed;          /* seed of the train / validation split */
     int max_iterations;     /* BFGS iterations */
@@ -35,7 +37,8 @@ typedef struct TuneOptions {
 } TuneOptions;
 
 #define TUNE_OPTIONS_INIT                                                                         \
-    {.eval_scale = 10.0, .l2 = 1e-5, .root_blend = 0.0, .validation = 0.1, .seed = 1,             \
+    {.eval_scale = 10.0, .l2 = 1e-5, .root_blend = 0.0, .root_horizon = 1, .validation = 0.1,     \
+     .seed = 1,                                                                                   \
      .max_iterations = 300, .patience = 10, .threads = 0, .all_positions = false, .quiet_plies = 1, \
      .min_ply = 0,                                                                                \
      .max_positions = 0, .log = NULL, .fixed = NULL}
