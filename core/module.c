@@ -11,6 +11,9 @@ static const RuleModule *const MODULES[] = {
     &MOD_RESERVE_MODULE,
     &MOD_CUBE_MODULE,
     &MOD_MULTIMOVE_MODULE,
+    &MOD_CAMP_MODULE,
+    &MOD_DISPLACE_MODULE,
+    &MOD_PROMOTE_MODULE,
 };
 enum { NMODULES = (int)(sizeof MODULES / sizeof MODULES[0]) };
 
@@ -180,9 +183,10 @@ int module_generate_pseudo(const Position *pos, MoveList *list)
 bool module_is_legal(Position *pos, Move m)
 {
     uint8_t flags = XQ_MOVE_FLAGS(m);
-    if (!flags)
-        return pos_plain_move_is_legal(pos, m);
+    /* A module that owns flags 0 judges plain moves too (mod_camp: who created a facing). */
     const RuleModule *owner = flag_owner(pos->v, flags);
+    if (!flags && (!owner || !owner->is_legal))
+        return pos_plain_move_is_legal(pos, m);
     if (!owner)
         return false;
     if (owner->is_legal)

@@ -37,6 +37,7 @@ enum {
     MS_CUBE_FACE = 2,      /* mod_cube: [side] kind on the top face */
     MS_CUBE_ROLLED = 4,    /* mod_cube: [side] 1 if that side's last own move was a roll */
     MS_MULTI_PENDING = 6,  /* mod_multimove: 1 if the second sub-move of a turn is next */
+    MS_CAMP = 24,          /* mod_camp: [side] camp contents, 2 bits per enterable kind */
 };
 
 typedef struct RuleModule {
@@ -68,6 +69,10 @@ typedef struct RuleModule {
 } RuleModule;
 
 extern const RuleModule MOD_RESERVE_MODULE, MOD_CUBE_MODULE, MOD_MULTIMOVE_MODULE;
+extern const RuleModule MOD_CAMP_MODULE, MOD_DISPLACE_MODULE, MOD_PROMOTE_MODULE;
+
+/* mod_promote: the kind a piece of `kind` and `side` becomes on point p (-1: none). */
+int promote_kind_at(const Variant *v, int kind, Side side, Point p);
 
 /* Module registry. */
 int module_count(void);

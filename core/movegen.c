@@ -175,7 +175,7 @@ static inline bool plain_is_legal(Position *pos, Move m);
 
 bool pos_is_legal(Position *pos, Move m)
 {
-    if (XQ_MOVE_FLAGS(m))
+    if (XQ_MOVE_FLAGS(m) || pos->v->modules)
         return module_is_legal(pos, m);
     return plain_is_legal(pos, m);
 }

@@ -46,6 +46,24 @@ static Move parse_module_move(Position *pos, const char *text, char *why, size_t
         if (same_move_text(buf, text))
             return list.moves[i];
     }
+    /* A camp piece leaving may be written without its letter ("@e5" for "R@e5", mod_camp.c)
+     * when only one kind can land there. */
+    while (*text == ' ')
+        text++;
+    if (*text == '@') {
+        Move found = XQ_MOVE_NONE;
+        int n = 0;
+        for (int i = 0; i < list.count; i++) {
+            char buf[24];
+            move_to_iccs(pos->v, list.moves[i], buf);
+            if (buf[0] && buf[1] == '@' && same_move_text(buf + 1, text)) {
+                found = list.moves[i];
+                n++;
+            }
+        }
+        if (n == 1)
+            return found;
+    }
     snprintf(why, why_size, "'%s' is not a legal move here", text);
     return XQ_MOVE_NONE;
 }

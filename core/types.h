@@ -61,6 +61,10 @@ enum {
     XQ_FLAG_EXCHANGE = 1,  /* mod_reserve: the piece on from = to becomes kind `extra` */
     XQ_FLAG_ROLL = 2,      /* mod_cube: from = to = general; `extra` = kind of the new top face */
     XQ_FLAG_PASS = 3,      /* mod_multimove: ends a turn without its second sub-move */
+    XQ_FLAG_CAMP_ENTER = 0x10, /* mod_camp: the piece on from = to goes into its camp */
+    XQ_FLAG_CAMP_LEAVE = 0x11, /* mod_camp: a camp piece of kind `extra` lands on to = from */
+    XQ_FLAG_DISPLACE = 0x12,   /* mod_displace: from -> to displaces the enemy on to to `extra` */
+    XQ_FLAG_PROMOTE = 0x13,    /* mod_promote: from -> to, the piece becomes kind `extra` */
     XQ_FLAG_DOUBLE = 0x80, /* mod_multimove: a second sub-move follows; extra = its from point,
                             * flags & 0x7f = its (file, rank) offset, see XQ_DOUBLE_CODE */
 };
@@ -70,7 +74,7 @@ enum {
 #define XQ_DOUBLE_DR(code) ((int)((code) & 0x7f) / 7 - 3)
 
 /* Bytes of rule-module state in a position (core/module.h lays them out). */
-enum { XQ_MOD_STATE = 8 };
+enum { XQ_MOD_STATE = 32 };
 
 typedef struct MoveList {
     int count;

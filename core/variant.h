@@ -85,6 +85,7 @@ typedef struct RuleOptions {
 
 /* Rule modules (core/module.h): one bit each, switched on by the module's section. */
 enum { MOD_RESERVE = 1, MOD_CUBE = 2, MOD_MULTIMOVE = 4 };
+enum { MOD_CAMP = 0x100, MOD_DISPLACE = 0x200, MOD_PROMOTE = 0x400 };
 
 /* [reserve] (mod_reserve.c): captured pieces of `kinds` go to their owner's reserve; a piece of
  * `exchange_kinds` standing in `zone` may, as a whole move, be exchanged for one of them. */
@@ -110,6 +111,76 @@ typedef struct MultiMoveOptions {
     uint16_t double_kinds;
     bool second_optional;
 } MultiMoveOptions;
+
+/* [camp] (mod_camp.c): an off-grid camp per side holding up to `capacity` own pieces of the
+ * enterable kinds (at most 4: the camp byte keeps 2 bits of count per kind). A piece standing in
+ * `home` that could cross out of it by one of the `enter` gates may move into the camp; a camp
+ * piece lands on an empty point of `exit`. */
+enum { CAMP_MAX_KINDS = 4, CAMP_MAX_GATES = 32 };
+typedef enum { CAMP_GATE_LEAP, CAMP_GATE_SLIDE, CAMP_GATE_STEP } CampGateKind;
+typedef struct CampGate {
+    int8_t kind;                 /* piece kind */
+    uint8_t how;                 /* CampGateKind; slides and steps go forward */
+    int8_t dx, dy;               /* leap offset (dy forward) */
+    uint8_t nblocks;
+    int8_t bx[2], by[2];         /* leap blocking points */
+} CampGate;
+typedef struct CampOptions {
+    int nkinds;
+    int8_t kinds[CAMP_MAX_KINDS]; /* enterable kinds, in the order of their camp-byte bits */
+    int capacity;
+    int home_zone, exit_zone;
+    bool facing_check;            /* facing generals are check by the side that made it */
+    int ngates;
+    CampGate gates[CAMP_MAX_GATES];
+} CampOptions;
+
+/* [displacement] (mod_displace.c): per kind, the pattern by which it lands on an enemy piece X,
+ * which the mover then moves by one or two of X's own non-capturing moves. */
+typedef enum { DISPLACE_NONE, DISPLACE_RUN, DISPLACE_SCREENS, DISPLACE_LEAP, DISPLACE_DOUBLE } DisplaceHow;
+typedef struct DisplacePattern {
+    uint8_t how;                  /* DisplaceHow */
+    uint8_t count;                /* run: adjacent pieces jumped; screens: pieces jumped */
+    uint8_t nleaps;
+    int8_t dx[8], dy[8];          /* leap images (dy forward) */
+    uint8_t nblocks, nover;
+    int8_t bx[8][2], by[8][2];    /* per image: points that must be empty */
+    int8_t ox[8], oy[8];          /* per image: a point that must be occupied */
+    int within_zone;              /* leap: both ends in this zone (-1: any) */
+    bool undrawn;                 /* leap: no drawn line joins the two ends */
+} DisplacePattern;
+typedef struct DisplaceOptions {
+    DisplacePattern kind[XQ_MAX_KINDS];
+    int max_moves;                /* moves of the displaced piece: 1 or 2 */
+} DisplaceOptions;
+
+/* [promotion] (mod_promote.c): a piece of `kinds` that lands in `zone` becomes kind `to`. */
+typedef struct PromoteOptions {
+    uint16_t kinds;
+    int zone;
+    int to;
+} PromoteOptions;
+
+/* [hidden] (mod_hidden.c, core/hidden.h): face-down pieces (RULES.md 2-5). jieqi: each side's
+ * face-down pieces move as the kind native to their point and reveal on moving; folk: the same
+ * with one shared pool and colours assigned by South's first reveal; banqi: face-down pieces
+ * never move, a turn may flip one. */
+typedef enum { HIDDEN_JIEQI, HIDDEN_FOLK, HIDDEN_BANQI } HiddenMode;
+typedef enum { KNOW_NOBODY, KNOW_CAPTURER, KNOW_BOTH } CaptureKnowledge;
+typedef struct HiddenOptions {
+    uint8_t mode;                  /* HiddenMode */
+    uint8_t knowledge;             /* CaptureKnowledge: who sees a captured face-down piece */
+    int8_t hidden_kind;            /* kind index of the face-down piece (letter X) */
+    int8_t general_kind;           /* folk: the kind whose capture wins (-1: none) */
+    int8_t native[XQ_MAX_POINTS];  /* kind a face-down piece on the point moves as (-1: none) */
+    bool resets_limit;             /* a reveal resets the natural-limit count */
+    bool chase_loses;              /* banqi-hp: perpetual chase loses */
+    uint16_t reveal_capturers;     /* kinds capturing face-down pieces by a hop (banqi-hp cannon) */
+    uint16_t rank_kinds;           /* kinds moving by their [powered] table (banqi cannon = rank) */
+    int face_up_start;             /* pieces dealt face up before the first move (banqi-hp) */
+    int hp;                        /* hit points per side, 0 = none */
+    uint8_t hp_cost[XQ_MAX_KINDS]; /* hit points a lost piece of the kind costs its owner */
+} HiddenOptions;
 
 typedef struct Zone {
     char name[XQ_NAME_MAX];
@@ -164,6 +235,9 @@ typedef struct Variant {
     ReserveOptions reserve;
     CubeOptions cube;
     MultiMoveOptions multi;
+    CampOptions camp;
+    DisplaceOptions displace;
+    PromoteOptions promote;
     MoveTable (*powered)[2][XQ_MAX_POINTS];
     uint16_t powered_kinds;
 
