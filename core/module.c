@@ -14,6 +14,7 @@ static const RuleModule *const MODULES[] = {
     &MOD_CAMP_MODULE,
     &MOD_DISPLACE_MODULE,
     &MOD_PROMOTE_MODULE,
+    &MOD_HIDDEN_MODULE,
 };
 enum { NMODULES = (int)(sizeof MODULES / sizeof MODULES[0]) };
 

@@ -37,6 +37,11 @@ enum {
     MS_CUBE_FACE = 2,      /* mod_cube: [side] kind on the top face */
     MS_CUBE_ROLLED = 4,    /* mod_cube: [side] 1 if that side's last own move was a roll */
     MS_MULTI_PENDING = 6,  /* mod_multimove: 1 if the second sub-move of a turn is next */
+    MS_HIDDEN_POOL = 8,    /* mod_hidden: bytes 8-15, unrevealed pool, [colour * 4 + kind / 2],
+                            * a 4-bit count per kind (kinds 0-6) */
+    MS_HIDDEN_COLOUR = 16, /* mod_hidden: 0 colours unassigned, 1 seat 0 is red, 2 seat 0 black */
+    MS_HIDDEN_HP = 17,     /* mod_hidden: bytes 17-18, [seat] hit points (banqi-hp) */
+                           /* mod_hidden also owns byte 19 (reserved) */
     MS_CAMP = 24,          /* mod_camp: [side] camp contents, 2 bits per enterable kind */
 };
 
@@ -70,6 +75,7 @@ typedef struct RuleModule {
 
 extern const RuleModule MOD_RESERVE_MODULE, MOD_CUBE_MODULE, MOD_MULTIMOVE_MODULE;
 extern const RuleModule MOD_CAMP_MODULE, MOD_DISPLACE_MODULE, MOD_PROMOTE_MODULE;
+extern const RuleModule MOD_HIDDEN_MODULE;
 
 /* mod_promote: the kind a piece of `kind` and `side` becomes on point p (-1: none). */
 int promote_kind_at(const Variant *v, int kind, Side side, Point p);

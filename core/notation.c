@@ -1,6 +1,7 @@
 /* notation.c - ICCS and WXF move notation. */
 #include "notation.h"
 
+#include "hidden.h"
 #include "module.h"
 
 #include <ctype.h>
@@ -71,6 +72,8 @@ static Move parse_module_move(Position *pos, const char *text, char *why, size_t
 Move move_parse(Position *pos, const char *text, char *why, size_t why_size)
 {
     const Variant *v = pos->v;
+    if (hidden_on(v))
+        return hidden_parse_move(pos, text, why, why_size); /* reveal suffixes, RULES.md 2-5 */
     if (v->modules)
         return parse_module_move(pos, text, why, why_size);
     const char *s = text;

@@ -1,10 +1,14 @@
 /* perft.c - legal move tree leaf counts. */
 #include "perft.h"
 
+#include "hidden.h"
+
 uint64_t perft(Position *pos, int depth)
 {
     if (depth <= 0)
         return 1;
+    if (hidden_on(pos->v))
+        return hidden_perft(pos, depth); /* every drawn identity of a reveal is a branch */
     if (depth == 1)
         return (uint64_t)pos_count_legal(pos);
     MoveList list;

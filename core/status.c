@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "hidden.h"
 #include "repetition.h"
 
 static const char *const TERMINATION_NAMES[TERM_COUNT] = {
@@ -17,6 +18,7 @@ static const char *const TERMINATION_NAMES[TERM_COUNT] = {
     [TERM_LENGTH_CAP] = "length cap",
     [TERM_ROYAL_CAPTURED] = "general captured",
     [TERM_NO_PIECES] = "no pieces left",
+    [TERM_HP_LOST] = "hit points lost",
 };
 
 const char *termination_name(Termination t)
@@ -43,6 +45,12 @@ static Result loss_for(Side s)
 GameStatus pos_game_status_n(Position *pos, int legal_moves)
 {
     const RuleOptions *r = &pos->v->rules;
+    /* Hidden pieces (RULES.md 3-5): hit points, captured folk general, banqi without pieces. */
+    if (hidden_on(pos->v)) {
+        GameStatus st = hidden_game_status(pos, legal_moves);
+        if (st.result != RESULT_NONE)
+            return st;
+    }
     /* Multi-move turns (RULES.md 10, mod_multimove.c): a second sub-move may take the general. */
     if (pos->v->royal_mask && pos->royal[pos->side] == XQ_NO_POINT)
         return (GameStatus){loss_for(pos->side), TERM_ROYAL_CAPTURED};

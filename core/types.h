@@ -65,6 +65,8 @@ enum {
     XQ_FLAG_CAMP_LEAVE = 0x11, /* mod_camp: a camp piece of kind `extra` lands on to = from */
     XQ_FLAG_DISPLACE = 0x12,   /* mod_displace: from -> to displaces the enemy on to to `extra` */
     XQ_FLAG_PROMOTE = 0x13,    /* mod_promote: from -> to, the piece becomes kind `extra` */
+    XQ_FLAG_REVEAL = 0x20,     /* mod_hidden: the move turns a face-down piece up; `extra` = the
+                                * identity (0 = not yet drawn: a chance event, core/hidden.h) */
     XQ_FLAG_DOUBLE = 0x80, /* mod_multimove: a second sub-move follows; extra = its from point,
                             * flags & 0x7f = its (file, rank) offset, see XQ_DOUBLE_CODE */
 };
@@ -97,6 +99,7 @@ typedef enum {
     TERM_LENGTH_CAP = 8,
     TERM_ROYAL_CAPTURED = 9,
     TERM_NO_PIECES = 10,
+    TERM_HP_LOST = 11,      /* banqi-hp: the side's hit points reached 0 (mod_hidden) */
     TERM_COUNT
 } Termination;
 

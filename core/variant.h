@@ -86,6 +86,7 @@ typedef struct RuleOptions {
 /* Rule modules (core/module.h): one bit each, switched on by the module's section. */
 enum { MOD_RESERVE = 1, MOD_CUBE = 2, MOD_MULTIMOVE = 4 };
 enum { MOD_CAMP = 0x100, MOD_DISPLACE = 0x200, MOD_PROMOTE = 0x400 };
+enum { MOD_HIDDEN = 0x800 };
 
 /* [reserve] (mod_reserve.c): captured pieces of `kinds` go to their owner's reserve; a piece of
  * `exchange_kinds` standing in `zone` may, as a whole move, be exchanged for one of them. */
@@ -238,6 +239,7 @@ typedef struct Variant {
     CampOptions camp;
     DisplaceOptions displace;
     PromoteOptions promote;
+    HiddenOptions hidden;
     MoveTable (*powered)[2][XQ_MAX_POINTS];
     uint16_t powered_kinds;
 

@@ -1,0 +1,86 @@
+/* hidden.h - face-down pieces (mod_hidden.c; RULES.md Conventions "Hidden pieces", sections 2-5):
+ * public pools, the true deal a game holds, chance outcomes for the search and the game status.
+ *
+ * Encoding. A face-down piece is a piece of the variant's hidden kind (letter X) on the board.
+ * Its side bit is the seat that may move it: jieqi its owner, jieqi-folk the seat of the half it
+ * stands on, banqi seat 0 (nobody moves it; any seat may flip it). Seats are the engine's sides:
+ * side 0 (RED in types.h) is the first mover, South. In jieqi colours are the seats; in banqi
+ * and jieqi-folk a colour is assigned to seat 0 by its first reveal (module byte
+ * MS_HIDDEN_COLOUR), and a face-up piece's side bit is its owner's seat. Before the assignment
+ * the face-up pieces of banqi-hp carry their colour as side bit (red = 0).
+ *
+ * Pools. The position holds, per colour and kind, the identities not yet seen (module bytes
+ * MS_HIDDEN_POOL, hashed, in the FEN field [hidden:...]). A face-down piece captured unseen keeps
+ * its identity in the pool (RULES.md Conventions): pool size minus face-down pieces = pieces
+ * lost unseen. Every identity drawn at a reveal is equally likely among the pool's members.
+ *
+ * Chance. A reveal is a move with flag XQ_FLAG_REVEAL; the generator emits it with extra = 0
+ * (undrawn). The game fills the identity from its deal (hidden_resolve), the search from the
+ * pools (hidden_outcomes); only drawn moves may be played. Identity codes are
+ * (colour << 4) | (kind + 1). In a drawn move `extra` is: jieqi, (mover kind + 1) | (captured
+ * kind + 1) << 4 (colours follow from the sides); jieqi-folk and banqi, the identity code of the
+ * one piece turned up (the mover, the flipped piece, or, with XQ_REVEAL_TARGET, the face-down
+ * piece a banqi-hp cannon takes). */
+#ifndef XQ_HIDDEN_H
+#define XQ_HIDDEN_H
+
+#include "rng.h"
+#include "status.h"
+
+enum { HIDDEN_POOL_KINDS = 7, HIDDEN_MAX_OUTCOMES = 64 };
+/* Bit of `extra` (folk, banqi): the identity is the captured piece's, not the mover's. */
+enum { XQ_REVEAL_TARGET = 0x80 };
+
+/* The true identities of a game's face-down pieces: code per point, 0 where none. */
+typedef struct HiddenDeal {
+    uint8_t id[XQ_MAX_POINTS];
+} HiddenDeal;
+
+static inline uint8_t hidden_code(Side colour, int kind) { return (uint8_t)((colour << 4) | (kind + 1)); }
+static inline Side hidden_code_colour(uint8_t code) { return (Side)((code >> 4) & 1); }
+static inline int hidden_code_kind(uint8_t code) { return (code & 15) - 1; }
+
+/* True if the variant has face-down pieces. */
+static inline bool hidden_on(const Variant *v) { return (v->modules & MOD_HIDDEN) != 0; }
+/* True if the piece is face down. */
+static inline bool hidden_is_down(const Variant *v, Piece pc)
+{
+    return pc && XQ_PIECE_KIND(pc) == v->hidden.hidden_kind;
+}
+
+/* Unrevealed identities of (colour, kind); of a colour; face-down pieces on the board. */
+int hidden_pool(const Position *pos, Side colour, int kind);
+int hidden_pool_total(const Position *pos, Side colour);
+int hidden_down_count(const Position *pos);
+/* Colour of a seat: RED / BLACK, or -1 while unassigned (jieqi: the seat itself). */
+int hidden_seat_colour(const Position *pos, Side seat);
+/* Hit points of a seat (banqi-hp), 0 if the rule set has none. */
+int hidden_hp(const Position *pos, Side seat);
+
+/* Deals identities to the face-down pieces at random from the pools (per side in jieqi, shared
+ * otherwise). Deterministic for a given rng state. */
+void hidden_deal(const Position *pos, Rng *rng, HiddenDeal *d);
+/* Start-of-game step (banqi-hp, RULES.md 5): turns v->hidden.face_up_start face-down pieces,
+ * chosen with rng, face up with their dealt identities. Not a move: the position is re-keyed. */
+void hidden_show_start(Position *pos, const HiddenDeal *d, Rng *rng);
+
+/* True if m is a reveal whose identity is not drawn yet. */
+bool hidden_is_chance(const Position *pos, Move m);
+/* The drawn versions of the undrawn reveal m with their probabilities from the public pools;
+ * returns their number (at most HIDDEN_MAX_OUTCOMES). */
+int hidden_outcomes(const Position *pos, Move m, Move *out, double *prob);
+/* m with the identities of the deal filled in (m itself if not a chance move). */
+Move hidden_resolve(const Position *pos, Move m, const HiddenDeal *d);
+
+/* Leaves at `depth` plies where each drawn identity of a reveal counts as its own move. */
+uint64_t hidden_perft(Position *pos, int depth);
+
+/* Parses a move with its reveal suffix ("a0a1R", "c3c3n", "c3c3?", "b1b4*k"); '?' (or no
+ * suffix) gives the undrawn move. XQ_MOVE_NONE with a reason if it is not legal here. */
+Move hidden_parse_move(Position *pos, const char *text, char *why, size_t why_size);
+
+/* Game end by the hidden-piece rules (status.c calls it first): hit points, a captured folk
+ * general, a banqi side without pieces, the banqi-hp perpetual chase. RESULT_NONE otherwise. */
+GameStatus hidden_game_status(Position *pos, int legal_moves);
+
+#endif

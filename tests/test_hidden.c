@@ -1,0 +1,679 @@
+/* test_hidden.c - hidden-piece rule sets jieqi, jieqi-folk, banqi, banqi-hp (RULES.md 2-5,
+ * core/mod_hidden.c): hand-made positions per rule, perft with every drawn identity a branch,
+ * FEN round trips with pools, random-play invariants with random deals (200 games per rule set
+ * here, 10,000 in the slow twin built with -DXQ_SLOW). Expected values are derived by hand from RULES.md. */
+#include "test_util.h"
+
+#include <math.h>
+
+#include "hidden.h"
+#include "ini.h"
+#include "perft.h"
+#include "status.h"
+
+#ifdef XQ_SLOW
+enum { RANDOM_GAMES = 10000 };
+#else
+enum { RANDOM_GAMES = 200 };
+#endif
+
+/* True if a legal move goes from..to (any reveal suffix). */
+static bool legal(Position *pos, const char *text)
+{
+    char why[256];
+    return move_parse(pos, text, why, sizeof why) != XQ_MOVE_NONE;
+}
+
+static void play(Position *pos, const char *text)
+{
+    char why[256];
+    Move m = move_parse(pos, text, why, sizeof why);
+    if (m == XQ_MOVE_NONE)
+        fail_msg("%s", why);
+    assert_false(hidden_is_chance(pos, m));
+    Undo u;
+    pos_do_move(pos, m, &u);
+    char msg[256];
+    if (pos_validate(pos, msg, sizeof msg) != 0)
+        fail_msg("after %s: %s", text, msg);
+}
+
+static void expect_fen(const Position *pos, const char *want)
+{
+    char fen[512];
+    pos_get_fen(pos, fen, sizeof fen);
+    assert_string_equal(fen, want);
+}
+
+static GameStatus status(Position *pos)
+{
+    return pos_game_status(pos);
+}
+
+static Variant *load_with(const char *name, const char *from, const char *to)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/configs/variants/%s.ini", XQ_SOURCE_DIR, name);
+    XqError err;
+    char *text = ini_read_file(path, &err);
+    assert_non_null(text);
+    char *at = strstr(text, from);
+    assert_non_null(at);
+    size_t n = strlen(text) + strlen(to) + 1;
+    char *out = malloc(n);
+    snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    Variant *v = variant_load_text(out, name, &err);
+    if (!v)
+        fail_msg("%s", err.message);
+    free(text);
+    free(out);
+    return v;
+}
+
+static Position *new_pos(void)
+{
+    Position *p = malloc(sizeof *p);
+    assert_non_null(p);
+    return p;
+}
+
+/* ---- banqi (RULES.md 4) --------------------------------------------------------------------- */
+
+static void banqi_perft_and_flip(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi");
+    Position *pos = new_pos();
+    pos_init_start(pos, v);
+    /* 32 flips, each of 14 identities (7 kinds x 2 colours). */
+    assert_int_equal(perft(pos, 1), 32 * 14);
+    /* The first flip shows a black horse: seat 0 plays black, the horse is seat 0's (upper case). */
+    play(pos, "a0a0n");
+    expect_fen(pos, "XXXXXXXX/XXXXXXXX/XXXXXXXX/NXXXXXXX b - - 0 1 "
+                    "[hidden:K1A2B2R2N2C2P5k1a2b2r2n1c2p5/b]");
+    assert_int_equal(hidden_seat_colour(pos, RED), BLACK);
+    /* Seat 1 may flip (31) or ... nothing else: it has no face-up piece. */
+    MoveList list;
+    assert_int_equal(pos_generate_legal(pos, &list), 31);
+    variant_free(v);
+    free(pos);
+}
+
+static void banqi_rank_captures(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi");
+    Position *pos = new_pos();
+    /* Seat 0 red: chariot a0 takes a horse, not the general; general b1 cannot take the pawn
+     * c1; pawn h0 takes the general h1. */
+    test_set_fen(pos, v, "8/8/nk4Xk/RK2p2P w - - 0 1 [hidden:r1/r]");
+    assert_true(legal(pos, "a0a1"));
+    assert_true(legal(pos, "b0b1"));      /* K takes k: equal rank */
+    assert_false(legal(pos, "a0b0"));     /* own piece */
+    variant_free(v);
+    free(pos);
+}
+
+static void banqi_exceptions(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi");
+    Position *pos = new_pos();
+    /* General a0 next to a black pawn a1: cannot take it. Pawn h0 next to the black general h1:
+     * takes it. Chariot d0 next to black advisor d1: cannot. */
+    test_set_fen(pos, v, "8/8/p2a3k/K2R3P w - - 0 1 [hidden:-/r]");
+    assert_false(legal(pos, "a0a1"));
+    assert_true(legal(pos, "h0h1"));
+    assert_false(legal(pos, "d0d1"));
+    assert_true(legal(pos, "a0b0"));
+    variant_free(v);
+    free(pos);
+}
+
+static void banqi_cannon_jumps_face_down_screen(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi");
+    Position *pos = new_pos();
+    /* Cannon a0, face-down screen a1, black general a3: captured by the jump (any rank). The
+     * adjacent black pawn b0 cannot be taken by the cannon, nor the face-down a1. */
+    test_set_fen(pos, v, "8/k7/8/CpX4K w - - 0 1 [hidden:r1/r]");
+    assert_false(legal(pos, "a0b0"));
+    test_set_fen(pos, v, "k7/8/X7/Cp5K w - - 0 1 [hidden:r1/r]");
+    assert_true(legal(pos, "a0a3"));
+    assert_false(legal(pos, "a0a1"));
+    assert_false(legal(pos, "a0b0"));
+    assert_true(legal(pos, "a1a1"));       /* the face-down piece may be flipped */
+    variant_free(v);
+    free(pos);
+}
+
+static void banqi_cannon_rank_option(void **state)
+{
+    (void)state;
+    Variant *v = load_with("banqi", "\ncannon = jump", "\ncannon = rank");
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "k7/8/X7/Cp5K w - - 0 1 [hidden:r1/r]");
+    assert_false(legal(pos, "a0a3"));      /* no jump */
+    assert_true(legal(pos, "a0b0"));       /* cannon takes the pawn by rank */
+    variant_free(v);
+    free(pos);
+}
+
+static void banqi_wins_and_draws(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi");
+    Position *pos = new_pos();
+    /* Seat 1 (black) has no face-up piece and no black identity left in the pool: it lost. */
+    test_set_fen(pos, v, "8/8/8/K6X b - - 3 9 [hidden:P1/r]");
+    GameStatus st = status(pos);
+    assert_int_equal(st.result, RESULT_RED_WINS);
+    assert_int_equal(st.reason, TERM_NO_PIECES);
+    /* Black general a3 boxed in by red pawns it cannot take, no flips: no legal action. */
+    test_set_fen(pos, v, "kP6/P7/8/7K b - - 3 9 [hidden:-/r]");
+    st = status(pos);
+    assert_int_equal(st.result, RESULT_RED_WINS);
+    assert_int_equal(st.reason, TERM_STALEMATE);
+    /* 180 plies without capture or flip draw; a flip starts the count again. */
+    test_set_fen(pos, v, "k7/8/8/K6X w - - 179 90 [hidden:P1/r]");
+    play(pos, "a0b0");
+    st = status(pos);
+    assert_int_equal(st.result, RESULT_DRAW);
+    assert_int_equal(st.reason, TERM_MOVE_LIMIT);
+    test_set_fen(pos, v, "k7/8/8/K6X w - - 179 90 [hidden:P1/r]");
+    play(pos, "h0h0P");
+    assert_int_equal(pos->no_capture, 0);
+    assert_int_equal(status(pos).result, RESULT_NONE);
+    variant_free(v);
+    free(pos);
+}
+
+static void banqi_repetition_draws(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi");
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "k7/8/8/K7 w - - 10 9 [hidden:-/r]");
+    play(pos, "a0b0");
+    play(pos, "a3b3");
+    play(pos, "b0a0");
+    play(pos, "b3a3");
+    play(pos, "a0b0");
+    play(pos, "a3b3");
+    play(pos, "b0a0");
+    assert_int_equal(status(pos).result, RESULT_NONE);
+    play(pos, "b3a3");
+    GameStatus st = status(pos);
+    assert_int_equal(st.result, RESULT_DRAW);
+    assert_int_equal(st.reason, TERM_REPETITION_DRAW);
+    variant_free(v);
+    free(pos);
+}
+
+static void banqi_flip_undo_restores(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi");
+    Position *pos = new_pos();
+    pos_init_start(pos, v);
+    char before[512], after[512];
+    pos_get_fen(pos, before, sizeof before);
+    uint64_t key = pos->key;
+    char why[256];
+    Move m = move_parse(pos, "c2c2k", why, sizeof why);
+    Undo u;
+    pos_do_move(pos, m, &u);
+    assert_int_equal(pos->board[XQ_MOVE_FROM(m)], XQ_PIECE(RED, 0)); /* seat 0 took black: K is its */
+    pos_undo_move(pos, m, &u);
+    pos_get_fen(pos, after, sizeof after);
+    assert_string_equal(before, after);
+    assert_true(pos->key == key);
+    variant_free(v);
+    free(pos);
+}
+
+/* ---- banqi-hp (RULES.md 5) ------------------------------------------------------------------ */
+
+static void hp_cannon_never_moves_takes_face_down(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi-hp");
+    Position *pos = new_pos();
+    /* Red cannon a0, screen b... a1 black pawn, a2 face down (a red advisor, as we draw it):
+     * the cannon takes it and red loses 10 hit points. */
+    test_set_fen(pos, v, "k7/X7/p7/C6K w - - 0 1 [hidden:A1/r/60/60]");
+    assert_false(legal(pos, "a0b0"));      /* the cannon cannot move */
+    char why[256];
+    Move m = move_parse(pos, "a0a2?", why, sizeof why);
+    assert_true(hidden_is_chance(pos, m));
+    play(pos, "a0a2*A");
+    expect_fen(pos, "k7/C7/p7/7K b - - 0 1 [hidden:-/r/50/60]");
+    variant_free(v);
+    free(pos);
+}
+
+static void hp_capture_table(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi-hp");
+    Position *pos = new_pos();
+    /* Horse b1 takes the cannon b2 and the pawn a1, not the chariot c1 nor the elephant b0. */
+    test_set_fen(pos, v, "k7/1c6/pNr5/1b5K w - - 0 1 [hidden:-/r/60/60]");
+    assert_true(legal(pos, "b1b2"));
+    assert_true(legal(pos, "b1a1"));
+    assert_false(legal(pos, "b1c1"));
+    assert_false(legal(pos, "b1b0"));
+    /* Pawn takes only the general; general everything but the pawn. */
+    test_set_fen(pos, v, "8/8/kP6/p6K w - - 0 1 [hidden:-/r/60/60]");
+    assert_true(legal(pos, "b1a1"));
+    test_set_fen(pos, v, "8/8/Kp6/r6k w - - 0 1 [hidden:-/r/60/60]");
+    assert_false(legal(pos, "a1b1"));
+    assert_true(legal(pos, "a1a0"));
+    variant_free(v);
+    free(pos);
+}
+
+static void hp_loss(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi-hp");
+    Position *pos = new_pos();
+    /* Black has 2 hit points: losing its pawn ends the game. */
+    test_set_fen(pos, v, "k7/8/8/Rp5K w - - 0 1 [hidden:-/r/60/2]");
+    play(pos, "a0b0");
+    GameStatus st = status(pos);
+    assert_int_equal(st.result, RESULT_RED_WINS);
+    assert_int_equal(st.reason, TERM_HP_LOST);
+    assert_int_equal(hidden_hp(pos, BLACK), 0);
+    variant_free(v);
+    free(pos);
+}
+
+static void hp_draw_40_flips_do_not_reset(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi-hp");
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "k7/8/8/K6X w - - 39 20 [hidden:P1/r/60/60]");
+    play(pos, "h0h0P");
+    GameStatus st = status(pos);
+    assert_int_equal(st.result, RESULT_DRAW);
+    assert_int_equal(st.reason, TERM_MOVE_LIMIT);
+    variant_free(v);
+    free(pos);
+}
+
+static void hp_perpetual_chase_loses(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi-hp");
+    Position *pos = new_pos();
+    /* The black horse shuttles c3-d3, the red chariot follows below it, attacking it after
+     * every move: red chases perpetually and loses at the third occurrence. */
+    test_set_fen(pos, v, "2n4k/2R5/8/7K b - - 10 9 [hidden:-/r/60/60]");
+    const char *cycle[4] = {"c3d3", "c2d2", "d3c3", "d2c2"};
+    for (int i = 0; i < 8; i++)
+        play(pos, cycle[i % 4]);
+    GameStatus st = status(pos);
+    assert_int_equal(st.result, RESULT_BLACK_WINS);
+    assert_int_equal(st.reason, TERM_PERPETUAL_CHASE);
+    /* A repetition without a chase draws: both generals shuttle. */
+    test_set_fen(pos, v, "k7/8/8/K7 w - - 10 9 [hidden:-/r/60/60]");
+    const char *idle[4] = {"a0b0", "a3b3", "b0a0", "b3a3"};
+    for (int i = 0; i < 8; i++)
+        play(pos, idle[i % 4]);
+    st = status(pos);
+    assert_int_equal(st.result, RESULT_DRAW);
+    assert_int_equal(st.reason, TERM_REPETITION_DRAW);
+    variant_free(v);
+    free(pos);
+}
+
+static void hp_show_start_and_colour_swap(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi-hp");
+    Position *pos = new_pos();
+    pos_init_start(pos, v);
+    Rng rng;
+    rng_init(&rng, 7);
+    HiddenDeal d;
+    hidden_deal(pos, &rng, &d);
+    hidden_show_start(pos, &d, &rng);
+    assert_int_equal(hidden_down_count(pos), 28);
+    assert_int_equal(hidden_pool_total(pos, RED) + hidden_pool_total(pos, BLACK), 28);
+    char msg[128];
+    assert_int_equal(pos_validate(pos, msg, sizeof msg), 0);
+    /* Before colours are assigned only flips are legal (28 of them). */
+    MoveList list;
+    assert_int_equal(pos_generate_legal(pos, &list), 28);
+    /* A first flip of black swaps the face-up pieces to seats; undo swaps back exactly. */
+    char before[512], after[512];
+    pos_get_fen(pos, before, sizeof before);
+    for (int i = 0; i < list.count; i++) {
+        Move m = hidden_resolve(pos, list.moves[i], &d);
+        Undo u;
+        pos_do_move(pos, m, &u);
+        assert_int_equal(pos_validate(pos, msg, sizeof msg), 0);
+        assert_int_equal(hidden_seat_colour(pos, RED), hidden_code_colour(XQ_MOVE_EXTRA(m)));
+        pos_undo_move(pos, m, &u);
+        pos_get_fen(pos, after, sizeof after);
+        assert_string_equal(before, after);
+    }
+    variant_free(v);
+    free(pos);
+}
+
+/* ---- jieqi (RULES.md 2) --------------------------------------------------------------------- */
+
+static void jieqi_perft_and_reveal(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi");
+    Position *pos = new_pos();
+    pos_init_start(pos, v);
+    /* The 44 xiangqi start moves; the 43 of face-down pieces each draw one of 6 kinds. */
+    assert_int_equal(perft(pos, 1), 43 * 6 + 1);
+    char why[256];
+    Move m = move_parse(pos, "a0a1", why, sizeof why);
+    assert_true(hidden_is_chance(pos, m));
+    Move out[HIDDEN_MAX_OUTCOMES];
+    double prob[HIDDEN_MAX_OUTCOMES];
+    assert_int_equal(hidden_outcomes(pos, m, out, prob), 6);
+    double total = 0;
+    for (int i = 0; i < 6; i++)
+        total += prob[i];
+    assert_true(fabs(total - 1.0) < 1e-12);
+    assert_true(fabs(prob[5] - 5.0 / 15.0) < 1e-12); /* pawn: 5 of 15 */
+    play(pos, "a0a1R");
+    expect_fen(pos, "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/R8/1XXXKXXXX b - - 1 1 "
+                    "[hidden:A2B2N2R1C2P5a2b2n2r2c2p5]");
+    variant_free(v);
+    free(pos);
+}
+
+static void jieqi_face_down_advisor_palace(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi");
+    Position *pos = new_pos();
+    pos_init_start(pos, v);
+    assert_true(legal(pos, "d0e1"));
+    assert_false(legal(pos, "d0c1"));
+    /* Face-up advisor and elephant are not confined (advisor d3 -> c4, elephant c5 -> e7). */
+    test_set_fen(pos, v, "3k5/9/9/9/2B6/9/3A5/9/9/4K4 w - - 0 1 [hidden:-]");
+    assert_true(legal(pos, "d3c4"));
+    assert_true(legal(pos, "c5e7"));
+    variant_free(v);
+    free(pos);
+}
+
+static void jieqi_cannon_over_face_down_and_capture_unseen(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi");
+    Position *pos = new_pos();
+    pos_init_start(pos, v);
+    /* The face-down cannon b2 jumps the face-down b7 and takes the face-down b9; nobody sees
+     * the captured piece: black's pool keeps 15 identities for 14 face-down pieces. */
+    play(pos, "b2b9C");
+    assert_int_equal(hidden_pool_total(pos, BLACK), 15);
+    assert_int_equal(hidden_pool_total(pos, RED), 14);
+    assert_int_equal(hidden_down_count(pos), 28);
+    variant_free(v);
+    free(pos);
+}
+
+static void jieqi_capture_knowledge_both(void **state)
+{
+    (void)state;
+    Variant *v = load_with("jieqi", "\ncapture_knowledge = nobody", "\ncapture_knowledge = both");
+    Position *pos = new_pos();
+    pos_init_start(pos, v);
+    char why[256];
+    Move m = move_parse(pos, "b2b9", why, sizeof why);
+    Move out[HIDDEN_MAX_OUTCOMES];
+    double prob[HIDDEN_MAX_OUTCOMES];
+    /* The mover draws one of 6 kinds, the captured piece one of 6: 36 outcomes. */
+    assert_int_equal(hidden_outcomes(pos, m, out, prob), 36);
+    play(pos, "b2b9C*R");
+    assert_int_equal(hidden_pool(pos, BLACK, variant_find_kind_by_letter(v, 'R')), 1);
+    variant_free(v);
+    free(pos);
+}
+
+static void jieqi_move_limit_and_check(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi");
+    Position *pos = new_pos();
+    /* 80 plies without capture draw. */
+    test_set_fen(pos, v, "4k4/9/9/9/9/9/9/9/9/3K5 w - - 79 40 [hidden:-]");
+    play(pos, "d0d1");
+    GameStatus st = status(pos);
+    assert_int_equal(st.result, RESULT_DRAW);
+    assert_int_equal(st.reason, TERM_MOVE_LIMIT);
+    /* A face-down piece on a0 moves as the chariot native there. */
+    test_set_fen(pos, v, "4k4/9/9/9/9/9/9/9/9/X2K5 w - - 0 1 [hidden:R1]");
+    assert_true(legal(pos, "a0a9"));
+    variant_free(v);
+    free(pos);
+}
+
+static void jieqi_pool_fen_round_trip(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi");
+    Position *pos = new_pos();
+    const char *fen = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1 "
+                      "[hidden:A2B2N2R2C2P5a2b2n2r2c2p5]";
+    test_set_fen(pos, v, fen);
+    expect_fen(pos, fen);
+    XqError err;
+    /* Too few identities for the face-down pieces. */
+    assert_int_equal(pos_set_fen(pos, v, "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/"
+                                 "XXXXKXXXX w - - 0 1 [hidden:A2B2N2R2C2P4a2b2n2r2c2p5]", &err), -1);
+    variant_free(v);
+    free(pos);
+}
+
+/* ---- jieqi-folk (RULES.md 3) ---------------------------------------------------------------- */
+
+static void folk_perft_and_colour(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi-folk");
+    Position *pos = new_pos();
+    pos_init_start(pos, v);
+    /* 44 moves of South's face-down pieces, 14 identities each. */
+    assert_int_equal(perft(pos, 1), 44 * 14);
+    /* South reveals a black chariot: South plays black; the chariot is South's (upper case). */
+    play(pos, "a0a1r");
+    assert_int_equal(hidden_seat_colour(pos, RED), BLACK);
+    expect_fen(pos, "xxxxxxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/R8/1XXXXXXXX b - - 0 1 "
+                    "[hidden:K1A2B2N2R2C2P5k1a2b2n2r1c2p5/b]");
+    /* North reveals a black piece too: it belongs to South. */
+    play(pos, "i9i8r");
+    assert_int_equal(XQ_PIECE_SIDE(pos->board[variant_point(v, 8, 8)]), RED);
+    variant_free(v);
+    free(pos);
+}
+
+static void folk_face_down_not_capturable(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi-folk");
+    Position *pos = new_pos();
+    /* South's face-up chariot a1 cannot take the face-down a3, only move up to it. */
+    test_set_fen(pos, v, "4k4/9/9/9/9/9/x8/9/R8/4K4 w - - 0 1 [hidden:p1/r]");
+    assert_false(legal(pos, "a1a3"));
+    assert_true(legal(pos, "a1a2"));
+    variant_free(v);
+    free(pos);
+}
+
+static void folk_face_down_capture_stands(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi-folk");
+    Position *pos = new_pos();
+    /* South's face-down "horse" b0 takes North's pawn c2 and turns out to be North's advisor:
+     * the capture stands and the advisor is North's. */
+    test_set_fen(pos, v, "4k4/9/9/9/9/9/9/2p6/9/1X2K4 w - - 0 1 [hidden:a1/r]");
+    play(pos, "b0c2a");
+    assert_int_equal(pos->board[variant_point(v, 2, 2)], XQ_PIECE(BLACK, 1));
+    assert_int_equal(pos->count[RED], 1);
+    variant_free(v);
+    free(pos);
+}
+
+static void folk_capture_general_wins_no_check(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi-folk");
+    Position *pos = new_pos();
+    /* No check: South's general may step onto the rank of North's chariot. */
+    test_set_fen(pos, v, "9/9/9/9/9/9/9/9/r8/2K1k4 w - - 0 1 [hidden:-/r]");
+    assert_true(legal(pos, "c0c1"));
+    GameStatus st;
+    test_set_fen(pos, v, "9/9/9/9/9/9/9/9/1r7/1K2k4 b - - 0 1 [hidden:-/r]");
+    play(pos, "b1b0");
+    st = status(pos);
+    assert_int_equal(st.result, RESULT_BLACK_WINS);
+    assert_int_equal(st.reason, TERM_ROYAL_CAPTURED);
+    variant_free(v);
+    free(pos);
+}
+
+static void folk_pieces_unconfined(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi-folk");
+    Position *pos = new_pos();
+    /* General a4 steps anywhere orthogonally; uncrossed pawn e3 only forward; crossed pawn c6
+     * sideways too. */
+    test_set_fen(pos, v, "4k4/9/9/2P6/9/K8/4P4/9/9/9 w - - 0 1 [hidden:-/r]");
+    assert_true(legal(pos, "a4b4"));
+    assert_true(legal(pos, "a4a5"));
+    assert_false(legal(pos, "e3d3"));
+    assert_true(legal(pos, "e3e4"));
+    assert_true(legal(pos, "c6b6"));
+    variant_free(v);
+    free(pos);
+}
+
+static void folk_limit_reset_by_reveal(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi-folk");
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "4k4/9/9/9/9/9/9/9/9/R3K3X w - - 119 60 [hidden:p1/r]");
+    play(pos, "i0i1p");
+    assert_int_equal(status(pos).result, RESULT_NONE);
+    test_set_fen(pos, v, "4k4/9/9/9/9/9/9/9/9/R3K3X w - - 119 60 [hidden:p1/r]");
+    play(pos, "a0a1");
+    assert_int_equal(status(pos).reason, TERM_MOVE_LIMIT);
+    variant_free(v);
+    free(pos);
+}
+
+/* ---- random play ---------------------------------------------------------------------------- */
+
+/* Random games with random deals: every position validates, its FEN round-trips with pools and
+ * key, do / undo of every legal drawn move restores the FEN, face-down pieces never outnumber
+ * their pools, and games end. */
+static void random_games(const char *name, int games)
+{
+    Variant *v = test_load_variant(name);
+    Position *pos = new_pos(), *copy = new_pos();
+    Rng rng;
+    rng_init(&rng, 12345);
+    int ended = 0;
+    for (int g = 0; g < games; g++) {
+        pos_init_start(pos, v);
+        HiddenDeal d;
+        hidden_deal(pos, &rng, &d);
+        hidden_show_start(pos, &d, &rng);
+        for (int ply = 0; ply < 400; ply++) {
+            char msg[256], fen[512], fen2[512];
+            if (pos_validate(pos, msg, sizeof msg) != 0)
+                fail_msg("%s game %d ply %d: %s", name, g, ply, msg);
+            pos_get_fen(pos, fen, sizeof fen);
+            XqError err;
+            if (pos_set_fen(copy, v, fen, &err) != 0)
+                fail_msg("%s: FEN '%s' does not read back: %s", name, fen, err.message);
+            pos_get_fen(copy, fen2, sizeof fen2);
+            assert_string_equal(fen, fen2);
+            assert_true(copy->key == pos->key);
+            int down = hidden_down_count(pos);
+            assert_true(down <= hidden_pool_total(pos, RED) + hidden_pool_total(pos, BLACK));
+            MoveList list;
+            int n = pos_generate_legal(pos, &list);
+            GameStatus st = pos_game_status_n(pos, n);
+            if (st.result != RESULT_NONE) {
+                ended++;
+                break;
+            }
+            if (g % 16 == 0)
+                for (int i = 0; i < n; i++) {
+                    Move m = hidden_resolve(pos, list.moves[i], &d);
+                    Undo u;
+                    pos_do_move(pos, m, &u);
+                    pos_undo_move(pos, m, &u);
+                    pos_get_fen(pos, fen2, sizeof fen2);
+                    assert_string_equal(fen, fen2);
+                }
+            Move m = hidden_resolve(pos, list.moves[rng_below(&rng, (uint32_t)n)], &d);
+            assert_false(hidden_is_chance(pos, m));
+            Undo u;
+            pos_do_move(pos, m, &u);
+        }
+    }
+    assert_true(ended > 0);
+    variant_free(v);
+    free(pos);
+    free(copy);
+}
+
+static void random_banqi(void **state) { (void)state; random_games("banqi", RANDOM_GAMES); }
+static void random_banqi_hp(void **state) { (void)state; random_games("banqi-hp", RANDOM_GAMES); }
+static void random_jieqi(void **state) { (void)state; random_games("jieqi", RANDOM_GAMES); }
+static void random_folk(void **state) { (void)state; random_games("jieqi-folk", RANDOM_GAMES); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(banqi_perft_and_flip),
+        cmocka_unit_test(banqi_rank_captures),
+        cmocka_unit_test(banqi_exceptions),
+        cmocka_unit_test(banqi_cannon_jumps_face_down_screen),
+        cmocka_unit_test(banqi_cannon_rank_option),
+        cmocka_unit_test(banqi_wins_and_draws),
+        cmocka_unit_test(banqi_repetition_draws),
+        cmocka_unit_test(banqi_flip_undo_restores),
+        cmocka_unit_test(hp_cannon_never_moves_takes_face_down),
+        cmocka_unit_test(hp_capture_table),
+        cmocka_unit_test(hp_loss),
+        cmocka_unit_test(hp_draw_40_flips_do_not_reset),
+        cmocka_unit_test(hp_perpetual_chase_loses),
+        cmocka_unit_test(hp_show_start_and_colour_swap),
+        cmocka_unit_test(jieqi_perft_and_reveal),
+        cmocka_unit_test(jieqi_face_down_advisor_palace),
+        cmocka_unit_test(jieqi_cannon_over_face_down_and_capture_unseen),
+        cmocka_unit_test(jieqi_capture_knowledge_both),
+        cmocka_unit_test(jieqi_move_limit_and_check),
+        cmocka_unit_test(jieqi_pool_fen_round_trip),
+        cmocka_unit_test(folk_perft_and_colour),
+        cmocka_unit_test(folk_face_down_not_capturable),
+        cmocka_unit_test(folk_face_down_capture_stands),
+        cmocka_unit_test(folk_capture_general_wins_no_check),
+        cmocka_unit_test(folk_pieces_unconfined),
+        cmocka_unit_test(folk_limit_reset_by_reveal),
+        cmocka_unit_test(random_banqi),
+        cmocka_unit_test(random_banqi_hp),
+        cmocka_unit_test(random_jieqi),
+        cmocka_unit_test(random_folk),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
