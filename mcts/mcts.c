@@ -1,5 +1,6 @@
 /* mcts.c - PUCT search over one game: node arena, heuristic priors, capture-search leaf values,
- * a small mate solver, Dirichlet root noise and tree reuse by in-place compaction. */
+ * a small mate solver, Dirichlet root noise, tree reuse by in-place compaction, and chance nodes
+ * for reveals of face-down pieces (core/hidden.h; RULES.md Conventions "Hidden pieces"). */
 #include "mcts.h"
 
 #include <assert.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "eval_private.h"
+#include "hidden.h"
 #include "status.h"
 #include "walk.h"
 
@@ -19,7 +21,11 @@ enum {
 
 #define NO_INDEX UINT32_MAX
 
-typedef enum { NODE_LEAF = 0, NODE_EXPANDED = 1, NODE_TERMINAL = 2 } NodeState;
+/* A chance node is the child of an undrawn reveal: its children are the drawn identities with
+ * their pool probabilities as priors; it is never proven, and its value is the probability-
+ * weighted mean of its outcomes (chance_q). The search samples identities only from the public
+ * pools (hidden_outcomes), never from a game's deal. */
+typedef enum { NODE_LEAF = 0, NODE_EXPANDED = 1, NODE_TERMINAL = 2, NODE_CHANCE = 3 } NodeState;
 
 /* A tree node: 24 bytes. Its children are one contiguous block of the arena. */
 typedef struct Node {
@@ -55,6 +61,8 @@ struct Mcts {
     int npending;
     Move pending[MAX_PENDING];
     uint32_t path[MCTS_MAX_DEPTH + 1];
+    bool moved[MCTS_MAX_DEPTH + 1]; /* path[d] was entered by a move on the board (not a chance
+                                     * node, which only stands for the undrawn reveal) */
     Undo undo[MCTS_MAX_DEPTH];
     MoveList list;
     double logits[XQ_MAX_MOVES];
@@ -156,7 +164,16 @@ static double qsearch(Mcts *m, Position *pos, double alpha, double beta, int dep
         /* A piece captures at most once per leap and twice per ray (slide and hop). */
         if (n + t->leap_count + 2 * t->ray_count > QS_MAX_CAPTURES)
             break;
+        if (hidden_is_down(v, pos->board[from]))
+            continue; /* a face-down piece only moves by a reveal, a chance event */
         n = walk_captures(v, pos->board, from, caps, n);
+    }
+    if (hidden_on(v) && v->hidden.mode != HIDDEN_JIEQI) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (!hidden_is_down(v, pos->board[XQ_MOVE_TO(caps[i])]))
+                caps[k++] = caps[i];
+        n = k; /* face-down pieces cannot be captured there (RULES.md 3, 4) */
     }
     if (n == 0)
         return alpha;
@@ -328,6 +345,37 @@ static inline float child_q(const Node *c, float fpu)
     return c->visits ? c->value_sum / (float)c->visits : fpu;
 }
 
+/* Value of a chance node for the side that plays the reveal: the outcomes' values weighted by
+ * their pool probabilities, renormalised over the outcomes visited so far. */
+static float chance_q(const Mcts *m, const Node *c, float fpu)
+{
+    const Node *o = &m->nodes[c->first_child];
+    double sum = 0, weight = 0;
+    for (int i = 0; i < c->nchildren; i++)
+        if (o[i].visits || o[i].proven) {
+            sum += (double)o[i].prior * child_q(&o[i], 0.0f);
+            weight += o[i].prior;
+        }
+    return weight > 0 ? (float)(sum / weight) : fpu;
+}
+
+/* The outcome to follow: the one whose visits lag most behind its probability (stratified, so
+ * visit shares track the pool exactly and the search stays deterministic). */
+static uint32_t select_outcome(const Mcts *m, const Node *c)
+{
+    const Node *o = &m->nodes[c->first_child];
+    int pick = 0;
+    double best = -1e300;
+    for (int i = 0; i < c->nchildren; i++) {
+        double lag = (double)o[i].prior * (double)(c->visits + 1) - (double)o[i].visits;
+        if (lag > best) {
+            best = lag;
+            pick = i;
+        }
+    }
+    return c->first_child + (uint32_t)pick;
+}
+
 static uint32_t select_child(const Mcts *m, const Node *node)
 {
     const Node *child = &m->nodes[node->first_child];
@@ -345,7 +393,8 @@ static uint32_t select_child(const Mcts *m, const Node *node)
         return node->first_child + (uint32_t)win;
     for (int i = 0; i < node->nchildren; i++) {
         const Node *c = &child[i];
-        float score = child_q(c, fpu) + c_sqrt * c->prior / (1.0f + (float)c->visits);
+        float q = c->state == NODE_CHANCE ? chance_q(m, c, fpu) : child_q(c, fpu);
+        float score = q + c_sqrt * c->prior / (1.0f + (float)c->visits);
         if (score > best) {
             best = score;
             pick = i;
@@ -359,7 +408,7 @@ static uint32_t select_child(const Mcts *m, const Node *node)
  * (in one ply more than the slowest such win). */
 static void update_proof(Mcts *m, Node *parent, const Node *child)
 {
-    if (!child->proven)
+    if (!child->proven || parent->state == NODE_CHANCE)
         return;
     const Node *c = &m->nodes[parent->first_child];
     int win = 0, loss = 0;
@@ -393,14 +442,15 @@ static PlayoutResult playout(Mcts *m, Position *pos)
             value = proof_value(node->proven);
             break;
         }
-        if (node->state == NODE_LEAF || depth >= MCTS_MAX_DEPTH ||
+        if (node->state == NODE_LEAF || depth >= MCTS_MAX_DEPTH - 1 ||
             pos->hist_len + m->p->qsearch_depth + 2 >= XQ_MAX_HISTORY) {
-            if (node->state == NODE_LEAF && depth < MCTS_MAX_DEPTH &&
+            if (node->state == NODE_LEAF && depth < MCTS_MAX_DEPTH - 1 &&
                 pos->hist_len + m->p->qsearch_depth + 2 < XQ_MAX_HISTORY) {
                 if (expand(m, pos, idx, depth == 0, &value) == EXPAND_FULL) {
                     while (depth > 0) {
+                        if (m->moved[depth])
+                            pos_undo_move(pos, m->nodes[m->path[depth]].move, &m->undo[depth - 1]);
                         depth--;
-                        pos_undo_move(pos, m->nodes[m->path[depth + 1]].move, &m->undo[depth]);
                     }
                     return PLAYOUT_FULL;
                 }
@@ -410,23 +460,57 @@ static PlayoutResult playout(Mcts *m, Position *pos)
             break;
         }
         idx = select_child(m, node);
+        Node *c = &m->nodes[idx];
+        if (c->state == NODE_CHANCE ||
+            (c->state == NODE_LEAF && hidden_on(m->v) && hidden_is_chance(pos, c->move))) {
+            if (c->state == NODE_LEAF) {
+                Move out[HIDDEN_MAX_OUTCOMES];
+                double prob[HIDDEN_MAX_OUTCOMES];
+                int n = hidden_outcomes(pos, c->move, out, prob);
+                if ((uint32_t)n > m->capacity - m->used) {
+                    while (depth > 0) {
+                        if (m->moved[depth])
+                            pos_undo_move(pos, m->nodes[m->path[depth]].move, &m->undo[depth - 1]);
+                        depth--;
+                    }
+                    return PLAYOUT_FULL;
+                }
+                Node *o = &m->nodes[m->used];
+                for (int i = 0; i < n; i++) {
+                    memset(&o[i], 0, sizeof o[i]);
+                    o[i].move = out[i];
+                    o[i].prior = (float)prob[i];
+                }
+                c->first_child = m->used;
+                c->nchildren = (uint16_t)n;
+                c->state = NODE_CHANCE;
+                m->used += (uint32_t)n;
+            }
+            m->moved[depth + 1] = false;
+            m->path[++depth] = idx;
+            idx = select_outcome(m, c);
+        }
         pos_do_move(pos, m->nodes[idx].move, &m->undo[depth]);
+        m->moved[depth + 1] = true;
         m->path[++depth] = idx;
     }
     /* Backup: `value` is from the view of the side to move at the leaf; each node stores values
-     * from the view of the side that moved into it. */
+     * from the view of the side that moved into it (an outcome and its chance node: the same
+     * mover, so no change of view between them). */
     float v = -value;
     for (int d = depth; d >= 0; d--) {
         Node *node = &m->nodes[m->path[d]];
         node->visits++;
         node->value_sum += v;
-        v = -v;
+        if (!(d > 1 && !m->moved[d - 1]))
+            v = -v; /* unless the node above is a chance node */
         if (d > 0)
             update_proof(m, &m->nodes[m->path[d - 1]], node);
     }
     while (depth > 0) {
+        if (m->moved[depth])
+            pos_undo_move(pos, m->nodes[m->path[depth]].move, &m->undo[depth - 1]);
         depth--;
-        pos_undo_move(pos, m->nodes[m->path[depth + 1]].move, &m->undo[depth]);
     }
     return PLAYOUT_OK;
 }
@@ -573,7 +657,7 @@ int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
     out->best = child[best_child(m)].move;
     /* The tree proves wins along the lines it happened to explore; once the game is won, an
      * exact search picks a mate in two or fewer if there is one (rare: decided positions only). */
-    if (root->proven > 2 * SHORT_MATE_MOVES) {
+    if (root->proven > 2 * SHORT_MATE_MOVES && !hidden_on(m->v)) {
         MoveList list;
         pos_generate_legal(pos, &list);
         for (int n = 1; n <= SHORT_MATE_MOVES; n++) {
@@ -633,6 +717,9 @@ double mcts_temperature(const SearchParams *p, int ply)
  * walking the arena upwards visits parents before children and each kept block only ever moves
  * down, into space that is free or already copied. remap[] marks the kept block heads: first
  * with the parent's old index, then (once the parent has moved) with its new index. */
+/* Expanded decision nodes and chance nodes own a children block. */
+#define HAS_CHILDREN(state) ((state) == NODE_EXPANDED || (state) == NODE_CHANCE)
+
 static void promote(Mcts *m, uint32_t c)
 {
     Node *nodes = m->nodes;
@@ -640,9 +727,9 @@ static void promote(Mcts *m, uint32_t c)
     uint32_t old_used = m->used;
     for (uint32_t i = 0; i < old_used; i++)
         remap[i] = NO_INDEX;
-    if (nodes[c].state == NODE_EXPANDED)
+    if (HAS_CHILDREN(nodes[c].state))
         remap[nodes[c].first_child] = c;
-    uint32_t start = nodes[c].state == NODE_EXPANDED ? nodes[c].first_child : old_used;
+    uint32_t start = HAS_CHILDREN(nodes[c].state) ? nodes[c].first_child : old_used;
     for (uint32_t i = start; i < old_used;) {
         if (remap[i] == NO_INDEX) {
             i++;
@@ -650,13 +737,13 @@ static void promote(Mcts *m, uint32_t c)
         }
         uint32_t len = nodes[remap[i]].nchildren;
         for (uint32_t j = i; j < i + len; j++)
-            if (nodes[j].state == NODE_EXPANDED)
+            if (HAS_CHILDREN(nodes[j].state))
                 remap[nodes[j].first_child] = j;
         i += len;
     }
     nodes[0] = nodes[c];
     uint32_t dest = 1;
-    if (nodes[0].state == NODE_EXPANDED)
+    if (HAS_CHILDREN(nodes[0].state))
         remap[nodes[0].first_child] = 0;
     for (uint32_t i = start; i < old_used;) {
         if (remap[i] == NO_INDEX) {
@@ -668,12 +755,12 @@ static void promote(Mcts *m, uint32_t c)
         memmove(&nodes[dest], &nodes[i], len * sizeof *nodes);
         nodes[parent].first_child = dest;
         for (uint32_t j = dest; j < dest + len; j++)
-            if (nodes[j].state == NODE_EXPANDED)
+            if (HAS_CHILDREN(nodes[j].state))
                 remap[nodes[j].first_child] = j;
         dest += len;
         i += len;
     }
-    if (nodes[0].state != NODE_EXPANDED) {
+    if (!HAS_CHILDREN(nodes[0].state)) {
         nodes[0].first_child = 0;
         nodes[0].nchildren = 0;
     }
@@ -687,13 +774,15 @@ static void check_tree(const Mcts *m)
 {
     for (uint32_t i = 0; i < m->used; i++) {
         const Node *node = &m->nodes[i];
-        if (node->state != NODE_EXPANDED)
+        if (!HAS_CHILDREN(node->state))
             continue;
         assert(node->first_child > i && node->first_child + node->nchildren <= m->used);
         uint64_t sum = 0;
         for (uint32_t j = 0; j < node->nchildren; j++)
             sum += m->nodes[node->first_child + j].visits;
-        assert(sum < node->visits || (i == 0 && sum <= node->visits));
+        /* A chance node is visited exactly through its outcomes. */
+        assert(sum < node->visits ||
+               ((i == 0 || node->state == NODE_CHANCE) && sum <= node->visits));
         (void)sum;
     }
 }
@@ -707,9 +796,16 @@ void mcts_advance(Mcts *m, Move played)
         return;
     }
     uint32_t c = NO_INDEX;
-    for (uint32_t i = 0; i < root->nchildren; i++)
-        if (m->nodes[root->first_child + i].move == played)
+    for (uint32_t i = 0; i < root->nchildren; i++) {
+        const Node *n = &m->nodes[root->first_child + i];
+        if (n->move == played)
             c = root->first_child + i;
+        /* A drawn reveal: follow the chance node of the undrawn move to that outcome. */
+        if (n->state == NODE_CHANCE && n->move == (played & 0xff00ffffu))
+            for (uint32_t j = 0; j < n->nchildren; j++)
+                if (m->nodes[n->first_child + j].move == played)
+                    c = n->first_child + j;
+    }
     if (c == NO_INDEX) {
         reset_tree(m);
         return;

@@ -1,13 +1,15 @@
 /* test_hidden.c - hidden-piece rule sets jieqi, jieqi-folk, banqi, banqi-hp (RULES.md 2-5,
  * core/mod_hidden.c): hand-made positions per rule, perft with every drawn identity a branch,
  * FEN round trips with pools, random-play invariants with random deals (200 games per rule set
- * here, 10,000 in the slow twin built with -DXQ_SLOW). Expected values are derived by hand from RULES.md. */
+ * here, 10,000 in the slow twin built with -DXQ_SLOW) and the chance-node convergence of the
+ * search. Expected values are derived by hand from RULES.md. */
 #include "test_util.h"
 
 #include <math.h>
 
 #include "hidden.h"
 #include "ini.h"
+#include "mcts.h"
 #include "perft.h"
 #include "status.h"
 
@@ -578,6 +580,58 @@ static void folk_limit_reset_by_reveal(void **state)
     free(pos);
 }
 
+/* ---- chance nodes --------------------------------------------------------------------------- */
+
+/* Banqi rules on a 2x1 board: black general a0, one face-down piece b0 whose pool holds one red
+ * and three black pawns (the other three lost unseen). Red's only action is the flip: a red pawn
+ * (1/4) leaves the black general with no legal action (it cannot take a pawn): red wins; a black
+ * pawn (3/4) leaves red without pieces: red loses. Exact value for red: 1/4 - 3/4 = -1/2. */
+static void chance_root_value_converges(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/configs/variants/banqi.ini", XQ_SOURCE_DIR);
+    XqError err;
+    char *text = ini_read_file(path, &err);
+    assert_non_null(text);
+    char *a = strstr(text, "files = 8\nranks = 4\ngrid = a0-h3");
+    assert_non_null(a);
+    memcpy(a, "files = 2\nranks = 1\ngrid = a0-b0", strlen("files = 2\nranks = 1\ngrid = a0-b0"));
+    char *st = strstr(text, "start = ");
+    char *eol = strchr(st, '\n');
+    size_t n = strlen(text) + 64;
+    char *out = malloc(n);
+    snprintf(out, n, "%.*sstart = kX w - - 0 1 [hidden:P1p3/r]%s", (int)(st - text), text, eol);
+    Variant *v = variant_load_text(out, "banqi-2x1", &err);
+    if (!v)
+        fail_msg("%s", err.message);
+    free(text);
+    free(out);
+    Evaluator *e = eval_create(v, NULL, &err);
+    assert_non_null(e);
+    SearchParams p;
+    params_default(&p);
+    p.playouts = 4000;
+    p.arena_nodes = 100000;
+    Mcts *m = mcts_create(v, e, &p);
+    Position *pos = new_pos();
+    pos_init_start(pos, v);
+    Rng rng;
+    rng_init(&rng, 1);
+    SearchResult r;
+    assert_int_equal(mcts_search(m, pos, &rng, false, &r), 0);
+    assert_int_equal(r.nchildren, 1);
+    assert_true(hidden_is_chance(pos, r.moves[0]));
+    /* The first playout values the root by its evaluation; the other 3,999 average the two
+     * outcomes in pool proportion, so the error is at most ~1/4000 plus the stratification's
+     * one-visit lag. */
+    assert_true(fabs(r.value - (-0.5)) < 0.002);
+    mcts_free(m);
+    eval_free(e);
+    variant_free(v);
+    free(pos);
+}
+
 /* ---- random play ---------------------------------------------------------------------------- */
 
 /* Random games with random deals: every position validates, its FEN round-trips with pools and
@@ -670,6 +724,7 @@ int main(void)
         cmocka_unit_test(folk_capture_general_wins_no_check),
         cmocka_unit_test(folk_pieces_unconfined),
         cmocka_unit_test(folk_limit_reset_by_reveal),
+        cmocka_unit_test(chance_root_value_converges),
         cmocka_unit_test(random_banqi),
         cmocka_unit_test(random_banqi_hp),
         cmocka_unit_test(random_jieqi),
