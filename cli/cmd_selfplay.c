@@ -56,6 +56,9 @@ static void usage(FILE *out)
         "      --log-interval S seconds between progress lines in log mode (default 30)\n"
         "      --flush-games N  flush the file at least every N games (default 64; also every\n"
         "                       2 s): a killed run loses at most the games since the last flush\n"
+        "      --paired-deals   hidden-piece rule sets: games 2k and 2k+1 share a deal, the\n"
+        "                       second with the seats swapped (board turned, colours\n"
+        "                       exchanged), to cancel the luck of the deal\n"
         "      --json           print the summary as JSON on stdout\n\n"
         "SIGINT / SIGTERM / SIGUSR1 (Slurm's warning before the time limit): no new game\n"
         "starts, games in flight finish and are written, the file stays as FILE.tmp; run the\n"
@@ -106,6 +109,7 @@ int cmd_selfplay(int argc, char **argv)
     double log_interval = 30;
     long flush_games = 64;
     bool no_output = false, resume = false, json = false, resume_if_present = false;
+    bool paired_deals = false;
     long shard_index = -1, shard_count = 0;
     const char *sets[64];
     int nsets = 0;
@@ -171,6 +175,8 @@ int cmd_selfplay(int argc, char **argv)
                 return EXIT_USAGE;
         } else if (!strcmp(a, "--json")) {
             json = true;
+        } else if (!strcmp(a, "--paired-deals")) {
+            paired_deals = true;
         } else {
             usage(stderr);
             return cli_error(EXIT_USAGE, "selfplay", "unknown option or missing value: '%s'", a);
@@ -255,6 +261,11 @@ int cmd_selfplay(int argc, char **argv)
         status = EXIT_FAILURE_RUN;
         goto cleanup;
     }
+    if (paired_deals && !hidden_on(v)) {
+        status = cli_error(EXIT_USAGE, "selfplay", "--paired-deals needs a rule set with face-down "
+                           "pieces (jieqi, jieqi-folk, banqi, banqi-hp), not %s", v->name);
+        goto cleanup;
+    }
     if (fen) {
         Position *check = malloc(sizeof *check);
         int frc = check ? pos_set_fen(check, v, fen, &err) : -1;
@@ -332,6 +343,7 @@ int cmd_selfplay(int argc, char **argv)
     o.log_interval = log_interval;
     o.flush_games = (int)flush_games;
     o.stop = &stop_requested;
+    o.paired_deals = paired_deals;
     if (!progress)
         o.progress = isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_LOG;
     else

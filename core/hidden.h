@@ -64,6 +64,12 @@ void hidden_deal(const Position *pos, Rng *rng, HiddenDeal *d);
  * chosen with rng, face up with their dealt identities. Not a move: the position is re-keyed. */
 void hidden_show_start(Position *pos, const HiddenDeal *d, Rng *rng);
 
+/* Turns a start position (colours unassigned) and its deal into the seat-swapped start of the
+ * duplicate format (--paired-deals): the board turned half a turn with every colour exchanged
+ * (the face-down pieces keep banqi's seat 0), the pools and hit points exchanged by colour. Each
+ * seat then faces what the other seat faced in the original deal. */
+void hidden_swap_seats(Position *pos, HiddenDeal *d);
+
 /* True if m is a reveal whose identity is not drawn yet. */
 bool hidden_is_chance(const Position *pos, Move m);
 /* The drawn versions of the undrawn reveal m with their probabilities from the public pools;

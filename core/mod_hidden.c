@@ -331,9 +331,11 @@ static uint8_t list_remove(Position *pos, Point p)
 /* Inverse of list_remove for a piece of side s on p that had slot `slot`. */
 static void list_restore(Position *pos, Side s, Point p, uint8_t slot)
 {
-    Point moved = pos->list[s][slot];
-    pos->list[s][pos->count[s]] = moved;
-    pos->index[moved] = pos->count[s];
+    if (slot != pos->count[s]) { /* else p was last: the entry past the end is stale */
+        Point moved = pos->list[s][slot];
+        pos->list[s][pos->count[s]] = moved;
+        pos->index[moved] = pos->count[s];
+    }
     pos->count[s]++;
     pos->list[s][slot] = p;
     pos->index[p] = slot;
@@ -913,6 +915,37 @@ void hidden_show_start(Position *pos, const HiddenDeal *d, Rng *rng)
         /* Colours unassigned: the side bit is the colour (hidden.h). */
         pos->board[p] = XQ_PIECE(hidden_code_colour(code), hidden_code_kind(code));
     }
+    rebuild_lists(pos);
+    pos->key = pos_compute_key(pos);
+}
+
+void hidden_swap_seats(Position *pos, HiddenDeal *d)
+{
+    const Variant *v = pos->v;
+    Piece board[XQ_MAX_POINTS];
+    HiddenDeal out;
+    memset(&out, 0, sizeof out);
+    for (int p = 0; p < v->npoints; p++) {
+        Point q = variant_point(v, v->files - 1 - v->point_file[p], v->ranks - 1 - v->point_rank[p]);
+        Piece pc = pos->board[p];
+        /* banqi's face-down pieces all stand in seat 0 (hidden.h); any other piece changes
+         * colour, and with it its seat or the seat of the half it stands on. */
+        if (pc && !(v->hidden.mode == HIDDEN_BANQI && hidden_is_down(v, pc)))
+            pc = (Piece)(pc ^ 16);
+        board[q] = pc;
+        out.id[q] = d->id[p] ? (uint8_t)(d->id[p] ^ 16) : 0;
+    }
+    for (int p = 0; p < v->npoints; p++)
+        pos->board[p] = board[p];
+    for (int k = 0; k < HIDDEN_POOL_KINDS; k++) {
+        int red = hidden_pool(pos, RED, k);
+        pool_set(pos, RED, k, hidden_pool(pos, BLACK, k));
+        pool_set(pos, BLACK, k, red);
+    }
+    uint8_t hp = pos->module[MS_HIDDEN_HP];
+    pos->module[MS_HIDDEN_HP] = pos->module[MS_HIDDEN_HP + 1];
+    pos->module[MS_HIDDEN_HP + 1] = hp;
+    *d = out;
     rebuild_lists(pos);
     pos->key = pos_compute_key(pos);
 }

@@ -113,9 +113,13 @@ static inline void unmove_piece(Position *pos, Point from, Point to, Piece captu
     pos->board[to] = captured;
     pos->index[to] = 0;
     if (captured) {
-        Point moved = pos->list[them][slot];
-        pos->list[them][pos->count[them]] = moved;
-        pos->index[moved] = pos->count[them];
+        /* The entry past the end is stale (a module may have reused it since the capture): only
+         * a piece that took the captured one's slot moves back to the end. */
+        if (slot != pos->count[them]) {
+            Point moved = pos->list[them][slot];
+            pos->list[them][pos->count[them]] = moved;
+            pos->index[moved] = pos->count[them];
+        }
         pos->count[them]++;
         pos->list[them][slot] = to;
         pos->index[to] = slot;

@@ -407,6 +407,9 @@ GameStatus rep_verdict(Position *pos)
         u.no_capture = work->no_capture;
         u.limit_count = work->limit_count;
         u.key = h->key;
+        /* No capture or reveal lies inside a cycle, so a rule module's state (pools, hit points)
+         * is the same before every move of it. */
+        memcpy(u.module, work->module, sizeof u.module);
         pos_undo_move(work, h->move, &u);
     }
     work->in_check = pos_royal_attacked(work, work->side);

@@ -47,6 +47,14 @@ typedef struct GameRecord {
     char start_fen[256];
     float wall_seconds;
     bool resign_disabled;          /* resignation was switched off in this game */
+    /* Hidden-piece rule sets (core/hidden.h): the identity code dealt to each point of
+     * start_fen, 0 where no face-down piece stands; the colour seat 0 (Red's seat) played, -1
+     * if no reveal assigned one; the deal is the seat-swapped copy of the previous game's
+     * (--paired-deals, odd games). has_deal is false for every other variant. */
+    bool has_deal;
+    bool deal_swapped;
+    int8_t seat_colour;
+    uint8_t deal[XQ_MAX_POINTS];
     int nmoves;
     Move *moves;                   /* all moves played, nmoves of them */
     int npositions;

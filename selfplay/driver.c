@@ -217,7 +217,8 @@ static void run_workers(Shared *s)
             GameRecord g;
             GameStats gs;
             Slot *slot = &s->slots[index % s->capacity];
-            if (game_play(m, o->params, o->variant, o->start_fen, o->seed, index, pos, &buf, &g, &gs) < 0 ||
+            if (game_play(m, o->params, o->variant, o->start_fen, o->seed, index, o->paired_deals, pos,
+                          &buf, &g, &gs) < 0 ||
                 copy_game(&slot->game, &g) < 0) {
                 XqError err = {.line = 0};
                 snprintf(err.file, sizeof err.file, "selfplay");

@@ -66,8 +66,21 @@ static Result loss_for(Side s)
     return s == RED ? RESULT_BLACK_WINS : RESULT_RED_WINS;
 }
 
+void game_deal(Position *pos, uint64_t seed, uint64_t index, bool paired_deals, HiddenDeal *d,
+               bool *swapped)
+{
+    Rng deal_rng;
+    rng_init(&deal_rng, rng_game_seed(seed ^ 0xd1b54a32d192ed03ull, paired_deals ? index / 2 : index));
+    hidden_deal(pos, &deal_rng, d);
+    hidden_show_start(pos, d, &deal_rng);
+    *swapped = paired_deals && index % 2 == 1;
+    if (*swapped)
+        hidden_swap_seats(pos, d);
+}
+
 int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *start_fen, uint64_t seed,
-              uint64_t index, Position *pos, GameBuffers *buf, GameRecord *g, GameStats *stats)
+              uint64_t index, bool paired_deals, Position *pos, GameBuffers *buf, GameRecord *g,
+              GameStats *stats)
 {
     double t0 = now_seconds();
     Rng rng;
@@ -78,6 +91,12 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
         pos_init_start(pos, v);
 
     memset(g, 0, sizeof *g);
+    HiddenDeal deal;
+    if (hidden_on(v)) {
+        game_deal(pos, seed, index, paired_deals, &deal, &g->deal_swapped);
+        g->has_deal = true;
+        memcpy(g->deal, deal.id, sizeof g->deal);
+    }
     g->index = index;
     g->seed = game_seed;
     pos_get_fen(pos, g->start_fen, sizeof g->start_fen);
@@ -119,6 +138,8 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
         }
         double temperature = nmoves < p->temperature_plies ? p->temperature : 0.0;
         Move mv = mcts_pick(&sr, temperature, &rng);
+        if (g->has_deal)
+            mv = hidden_resolve(pos, mv, &deal); /* the identity comes from the deal */
 
         if (reserve_moves(buf, nmoves + 1) < 0 || reserve_policy(buf, npolicy + sr.nchildren) < 0)
             return -1;
@@ -147,6 +168,7 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
         Undo u;
         pos_do_move(pos, mv, &u);
     }
+    g->seat_colour = (int8_t)(g->has_deal ? hidden_seat_colour(pos, RED) : RED);
     g->result = (int8_t)result;
     g->termination = (uint8_t)reason;
     g->plies = (uint16_t)nmoves;

@@ -4,6 +4,7 @@
 #define XQ_GAME_H
 
 #include "dataset.h"
+#include "hidden.h"
 #include "mcts.h"
 
 /* Growable buffers for one game's record, owned by one thread and reused between games. */
@@ -25,11 +26,19 @@ typedef struct GameStats {
 } GameStats;
 
 /* Plays game `index` of a run with base seed `seed` from `start_fen` (NULL: the variant's start
- * position; the caller has checked the FEN): search with `m` (reset first), temperature
+ * position; the caller has checked the FEN), dealt by game_deal if the rule set hides pieces: search with `m` (reset first), temperature
  * and noise per `p`, resignation and length cap per `p`. Fills *g (arrays point into *buf, valid
  * until the next call with the same buffers) and *stats. `pos` is scratch space.
  * Returns 0, or -1 if a buffer could not grow (out of memory). */
 int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *start_fen, uint64_t seed,
-              uint64_t index, Position *pos, GameBuffers *buf, GameRecord *g, GameStats *stats);
+              uint64_t index, bool paired_deals, Position *pos, GameBuffers *buf, GameRecord *g,
+              GameStats *stats);
+
+/* Hidden-piece rule sets: sets up the start of game `index` (pos holds the start position before
+ * the deal) and its deal from the run seed, with its own generator so the search's stream is
+ * the same as without a deal. With `paired_deals` games 2k and 2k+1 share deal k, the odd one
+ * seat-swapped (hidden_swap_seats). The deal never reaches the search. */
+void game_deal(Position *pos, uint64_t seed, uint64_t index, bool paired_deals, HiddenDeal *d,
+               bool *swapped);
 
 #endif

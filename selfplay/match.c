@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game.h"
 #include "status.h"
 
 /* Outcome of one game for the record. */
@@ -15,8 +16,9 @@ typedef struct GameOutcome {
     bool done;
 } GameOutcome;
 
-/* Plays the shared opening: random legal non-capturing moves (falls back to any move). */
-static void play_opening(Position *pos, int plies, Rng *rng)
+/* Plays the shared opening: random legal non-capturing moves (falls back to any move); a
+ * reveal's identity comes from the deal (NULL without hidden pieces). */
+static void play_opening(Position *pos, int plies, Rng *rng, const HiddenDeal *deal)
 {
     for (int i = 0; i < plies; i++) {
         MoveList list, quiet;
@@ -29,6 +31,8 @@ static void play_opening(Position *pos, int plies, Rng *rng)
                 quiet.moves[quiet.count++] = list.moves[j];
         const MoveList *from = quiet.count ? &quiet : &list;
         Move m = from->moves[rng_below(rng, (uint32_t)from->count)];
+        if (deal)
+            m = hidden_resolve(pos, m, deal);
         Undo u;
         pos_do_move(pos, m, &u);
         if (pos_game_status(pos).result != RESULT_NONE) {
@@ -45,7 +49,12 @@ static GameOutcome play_game(const MatchOptions *o, Player *red, Player *black, 
     rng_init(&opening, rng_game_seed(o->seed, pair));
     rng_init(&rng, rng_game_seed(o->seed ^ 0x9e3779b97f4a7c15ull, game));
     pos_init_start(pos, o->variant);
-    play_opening(pos, o->opening_plies, &opening);
+    /* Hidden pieces: both games of a pair are dealt alike (the players swap seats instead). */
+    HiddenDeal deal;
+    bool hidden = hidden_on(o->variant), swapped;
+    if (hidden)
+        game_deal(pos, o->seed, pair, false, &deal, &swapped);
+    play_opening(pos, o->opening_plies, &opening, hidden ? &deal : NULL);
     player_new_game(red);
     player_new_game(black);
     GameOutcome out = {RESULT_DRAW, TERM_LENGTH_CAP, true};
@@ -63,6 +72,8 @@ static GameOutcome play_game(const MatchOptions *o, Player *red, Player *black, 
         Move m = player_choose(mover, pos, &rng);
         if (m == XQ_MOVE_NONE)
             break;
+        if (hidden)
+            m = hidden_resolve(pos, m, &deal);
         player_advance(red, m);
         player_advance(black, m);
         Undo u;

@@ -235,6 +235,42 @@ static void banqi_flip_undo_restores(void **state)
     free(pos);
 }
 
+/* A flip nested inside a capture (the search's do / do / undo / undo). Seat 0's general g0 takes
+ * seat 1's only piece, the advisor h0, which was last in seat 1's list; seat 1 then flips b3, a
+ * black pawn, which moves b3 from seat 0's list into the slot past the end of seat 1's. Undoing
+ * both must give back the lists, the FEN and the key exactly: the capture's undo may not take
+ * that stale slot for a piece to move back (it once reset b3's index in seat 0's list to 0). */
+static void banqi_flip_inside_capture_undo(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi");
+    Position *pos = new_pos();
+    const char *fen = "XX6/8/8/6Ka w - - 0 1 [hidden:P1p1/r]";
+    assert_int_equal(pos_set_fen(pos, v, fen, NULL), 0);
+    uint64_t key = pos->key;
+    char why[256], msg[256];
+    Move take = move_parse(pos, "g0h0", why, sizeof why);
+    assert_true(take != XQ_MOVE_NONE);
+    Undo u1, u2;
+    pos_do_move(pos, take, &u1);
+    assert_int_equal(pos->count[BLACK], 0);
+    Move flip = move_parse(pos, "b3b3p", why, sizeof why);
+    assert_true(flip != XQ_MOVE_NONE);
+    pos_do_move(pos, flip, &u2);
+    assert_int_equal(pos->count[BLACK], 1);
+    assert_int_equal(pos->count[RED], 2); /* a3 and the general */
+    pos_undo_move(pos, flip, &u2);
+    pos_undo_move(pos, take, &u1);
+    if (pos_validate(pos, msg, sizeof msg) != 0)
+        fail_msg("%s", msg);
+    expect_fen(pos, fen);
+    assert_true(pos->key == key);
+    assert_int_equal(pos->count[RED], 3);
+    assert_int_equal(pos->count[BLACK], 1);
+    variant_free(v);
+    free(pos);
+}
+
 /* ---- banqi-hp (RULES.md 5) ------------------------------------------------------------------ */
 
 static void hp_cannon_never_moves_takes_face_down(void **state)
@@ -363,6 +399,39 @@ static void hp_show_start_and_colour_swap(void **state)
         pos_get_fen(pos, after, sizeof after);
         assert_string_equal(before, after);
     }
+    variant_free(v);
+    free(pos);
+}
+
+/* The seat-swapped deal of --paired-deals: half a turn, colours exchanged (banqi-hp before any
+ * flip: face-up pieces carry their colour). The red cannon g0 becomes a black one on b3, the
+ * black advisor h0 a red one on a3, the face-down a3 stays seat 0's on h0 with its dealt red
+ * pawn turned black; pools and hit points change colour. Swapping twice gives the start back. */
+static void hp_paired_deal_swaps_seats(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi-hp");
+    Position *pos = new_pos();
+    const char *fen = "X7/8/8/6Ca w - - 0 1 [hidden:P1/-/60/50]";
+    assert_int_equal(pos_set_fen(pos, v, fen, NULL), 0);
+    HiddenDeal d;
+    memset(&d, 0, sizeof d);
+    Point a3 = variant_point(v, 0, 3), h0 = variant_point(v, 7, 0);
+    int pawn = -1;
+    for (int k = 0; k < v->nkinds; k++)
+        if (v->kinds[k].letter == 'P')
+            pawn = k;
+    assert_true(pawn >= 0);
+    d.id[a3] = hidden_code(RED, pawn);
+    hidden_swap_seats(pos, &d);
+    expect_fen(pos, "Ac6/8/8/7X w - - 0 1 [hidden:p1/-/50/60]");
+    char msg[256];
+    assert_int_equal(pos_validate(pos, msg, sizeof msg), 0);
+    assert_int_equal(d.id[h0], hidden_code(BLACK, pawn));
+    assert_int_equal(d.id[a3], 0);
+    hidden_swap_seats(pos, &d);
+    expect_fen(pos, fen);
+    assert_int_equal(d.id[a3], hidden_code(RED, pawn));
     variant_free(v);
     free(pos);
 }
@@ -632,6 +701,60 @@ static void chance_root_value_converges(void **state)
     free(pos);
 }
 
+/* Games played by the search, each move's identity drawn from the game's deal (as self-play
+ * does): the search must leave the position exactly as it found it (FEN, key, lists) and every
+ * move played must leave a valid position. Deep do / undo stacks with reveals nested in captures
+ * are what random play does not make. */
+static void search_games_keep_position(const char *name, int games, int max_plies)
+{
+    Variant *v = test_load_variant(name);
+    XqError err;
+    Evaluator *e = eval_create(v, NULL, &err);
+    assert_non_null(e);
+    SearchParams p;
+    params_default(&p);
+    p.playouts = 48;
+    Mcts *m = mcts_create(v, e, &p);
+    Position *pos = new_pos();
+    Rng rng;
+    rng_init(&rng, 7);
+    for (int g = 0; g < games; g++) {
+        mcts_reset(m);
+        pos_init_start(pos, v);
+        HiddenDeal d;
+        hidden_deal(pos, &rng, &d);
+        hidden_show_start(pos, &d, &rng);
+        for (int ply = 0; ply < max_plies && pos_game_status(pos).result == RESULT_NONE; ply++) {
+            char fen[512], fen2[512], msg[256];
+            pos_get_fen(pos, fen, sizeof fen);
+            uint64_t key = pos->key;
+            SearchResult r;
+            assert_int_equal(mcts_search(m, pos, &rng, true, &r), 0);
+            pos_get_fen(pos, fen2, sizeof fen2);
+            assert_string_equal(fen, fen2);
+            assert_true(pos->key == key);
+            if (pos_validate(pos, msg, sizeof msg) != 0)
+                fail_msg("%s game %d ply %d, after the search: %s", name, g, ply, msg);
+            Move mv = hidden_resolve(pos, mcts_pick(&r, 1.0, &rng), &d);
+            assert_false(hidden_is_chance(pos, mv));
+            mcts_advance(m, mv);
+            Undo u;
+            pos_do_move(pos, mv, &u);
+            if (pos_validate(pos, msg, sizeof msg) != 0)
+                fail_msg("%s game %d ply %d, after the move: %s", name, g, ply, msg);
+        }
+    }
+    mcts_free(m);
+    eval_free(e);
+    variant_free(v);
+    free(pos);
+}
+
+static void search_banqi(void **state) { (void)state; search_games_keep_position("banqi", 3, 120); }
+static void search_banqi_hp(void **state) { (void)state; search_games_keep_position("banqi-hp", 3, 120); }
+static void search_jieqi(void **state) { (void)state; search_games_keep_position("jieqi", 2, 120); }
+static void search_folk(void **state) { (void)state; search_games_keep_position("jieqi-folk", 2, 120); }
+
 /* ---- random play ---------------------------------------------------------------------------- */
 
 /* Random games with random deals: every position validates, its FEN round-trips with pools and
@@ -706,12 +829,14 @@ int main(void)
         cmocka_unit_test(banqi_wins_and_draws),
         cmocka_unit_test(banqi_repetition_draws),
         cmocka_unit_test(banqi_flip_undo_restores),
+        cmocka_unit_test(banqi_flip_inside_capture_undo),
         cmocka_unit_test(hp_cannon_never_moves_takes_face_down),
         cmocka_unit_test(hp_capture_table),
         cmocka_unit_test(hp_loss),
         cmocka_unit_test(hp_draw_40_flips_do_not_reset),
         cmocka_unit_test(hp_perpetual_chase_loses),
         cmocka_unit_test(hp_show_start_and_colour_swap),
+        cmocka_unit_test(hp_paired_deal_swaps_seats),
         cmocka_unit_test(jieqi_perft_and_reveal),
         cmocka_unit_test(jieqi_face_down_advisor_palace),
         cmocka_unit_test(jieqi_cannon_over_face_down_and_capture_unseen),
@@ -725,6 +850,10 @@ int main(void)
         cmocka_unit_test(folk_pieces_unconfined),
         cmocka_unit_test(folk_limit_reset_by_reveal),
         cmocka_unit_test(chance_root_value_converges),
+        cmocka_unit_test(search_banqi),
+        cmocka_unit_test(search_banqi_hp),
+        cmocka_unit_test(search_jieqi),
+        cmocka_unit_test(search_folk),
         cmocka_unit_test(random_banqi),
         cmocka_unit_test(random_banqi_hp),
         cmocka_unit_test(random_jieqi),
