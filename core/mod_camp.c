@@ -359,6 +359,20 @@ static void camp_undo(Position *pos, Move m, const Undo *u)
     }
 }
 
+/* A camp piece is intact and comes back at the mover's choice: full value to the evaluation. */
+static int camp_holdings(const Variant *v, Holding *out, int n)
+{
+    for (int i = 0; i < v->camp.nkinds && n < XQ_MAX_HOLDINGS; i++)
+        out[n++] = (Holding){.name = "camp", .kind = v->camp.kinds[i], .worth = 1.0};
+    return n;
+}
+
+static int camp_held(const Position *pos, Side side, int kind)
+{
+    int slot = camp_slot(pos->v, kind);
+    return slot < 0 ? 0 : camp_count(pos, side, slot);
+}
+
 /* True if the two royal pieces stand on one line with nothing between (seed 001: 对面). */
 static bool generals_face(const Position *pos)
 {
@@ -433,4 +447,6 @@ const RuleModule MOD_CAMP_MODULE = {
     .owns_flags = camp_owns,
     .is_legal = camp_is_legal,
     .move_text = camp_text,
+    .holdings = camp_holdings,
+    .held = camp_held,
 };

@@ -147,6 +147,20 @@ static void reserve_after(Position *pos, Move m, Side mover, const Undo *u)
             pos_module_set(pos, MS_RESERVE + them, (uint8_t)(pos->module[MS_RESERVE + them] + 1));
 }
 
+/* A reserve piece returns only once a pawn of the side reaches the exchange zone, and costs
+ * that pawn: a quarter of its value is a guess the tuner can correct (feature reserve.KIND). */
+static int reserve_holdings(const Variant *v, Holding *out, int n)
+{
+    if (n < XQ_MAX_HOLDINGS)
+        out[n++] = (Holding){.name = "reserve", .kind = reserve_kind(v), .worth = 0.25};
+    return n;
+}
+
+static int reserve_held(const Position *pos, Side side, int kind)
+{
+    return kind == reserve_kind(pos->v) ? pos->module[MS_RESERVE + side] : 0;
+}
+
 static bool reserve_owns(uint8_t flags)
 {
     return flags == XQ_FLAG_EXCHANGE;
@@ -175,4 +189,6 @@ const RuleModule MOD_RESERVE_MODULE = {
     .after_move = reserve_after,
     .owns_flags = reserve_owns,
     .move_text = reserve_text,
+    .holdings = reserve_holdings,
+    .held = reserve_held,
 };

@@ -165,6 +165,40 @@ const MoveTable *module_table(const Position *pos, int kind, Side side, Point fr
     return &pos->v->table[kind][side][from];
 }
 
+const MoveTable *pos_piece_table(const Position *pos, Point from)
+{
+    Piece pc = pos->board[from];
+    if (!pos->v->modules)
+        return &pos->v->table[XQ_PIECE_KIND(pc)][XQ_PIECE_SIDE(pc)][from];
+    return module_table(pos, XQ_PIECE_KIND(pc), XQ_PIECE_SIDE(pc), from);
+}
+
+bool variant_tables_vary(const Variant *v)
+{
+    FOR_ENABLED(v, mod)
+        if (mod->table_of)
+            return true;
+    return false;
+}
+
+int variant_holdings(const Variant *v, Holding *out)
+{
+    int n = 0;
+    FOR_ENABLED(v, mod)
+        if (mod->holdings) {
+            int first = n;
+            n = mod->holdings(v, out, n);
+            for (int i = first; i < n; i++)
+                out[i].module = mi_;
+        }
+    return n;
+}
+
+int pos_held(const Position *pos, Side side, const Holding *h)
+{
+    return MODULES[h->module]->held(pos, side, h->kind);
+}
+
 int module_generate_pseudo(const Position *pos, MoveList *list)
 {
     Side us = pos->side;

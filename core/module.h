@@ -71,6 +71,11 @@ typedef struct RuleModule {
     bool (*owns_flags)(uint8_t flags);
     bool (*is_legal)(Position *pos, Move m);
     void (*move_text)(const Variant *v, Move m, char *buf, size_t size);
+    /* Pieces the module keeps off the board (camp, reserve), for the evaluation: `holdings`
+     * appends the kinds it may hold to out[n..] (returns the new count), `held` counts a side's
+     * pieces of one of them in a position. */
+    int (*holdings)(const Variant *v, Holding *out, int n);
+    int (*held)(const Position *pos, Side side, int kind);
 } RuleModule;
 
 extern const RuleModule MOD_RESERVE_MODULE, MOD_CUBE_MODULE, MOD_MULTIMOVE_MODULE;

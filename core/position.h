@@ -81,6 +81,29 @@ int pos_attackers(Position *pos, Point p, Side by, Point *from, int max);
  * there if an enemy piece of the kind now on `to` stood there. Restores the board. */
 bool pos_piece_attacks(Position *pos, Point from, Point to);
 
+/* Off-board holdings: pieces a rule module keeps off the board (the river camp, the mixed
+ * reserve) that the board alone does not show. Holding i of a variant is the pieces of `kind`
+ * kept by the module of section `name`, worth `worth` times the kind's value to their owner
+ * (1: the piece is still in play; less: it comes back only under conditions). */
+enum { XQ_MAX_HOLDINGS = 8 };
+typedef struct Holding {
+    const char *name;  /* module section ("camp", "reserve") */
+    int kind;
+    double worth;
+    int module;        /* index of the owning module (core/module.c) */
+} Holding;
+/* The variant's holdings (out: XQ_MAX_HOLDINGS entries); returns how many (0 for most). */
+int variant_holdings(const Variant *v, Holding *out);
+/* Pieces of `side` in holding h (from variant_holdings) in this position. */
+int pos_held(const Position *pos, Side side, const Holding *h);
+
+/* The move table the piece on `from` moves by in this position: the compiled plain one unless
+ * a rule module changes it (the cube's powered tables). */
+const MoveTable *pos_piece_table(const Position *pos, Point from);
+/* True if some rule module of the variant changes move tables by position (pos_piece_table
+ * then differs from the plain table). */
+bool variant_tables_vary(const Variant *v);
+
 /* Zobrist key recomputed from scratch (for invariants). */
 uint64_t pos_compute_key(const Position *pos);
 

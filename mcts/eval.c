@@ -140,6 +140,7 @@ static void rebuild(Evaluator *e)
     memset(e->pst, 0, sizeof e->pst);
     memset(e->mobility_weight, 0, sizeof e->mobility_weight);
     memset(e->value, 0, sizeof e->value);
+    memset(e->holding_weight, 0, sizeof e->holding_weight);
     e->pressure_weight = e->in_check_weight = e->side_weight = 0;
     for (int i = 0; i < e->nfeatures; i++) {
         const Feature *f = &e->features[i];
@@ -169,6 +170,9 @@ static void rebuild(Evaluator *e)
         case FEAT_SIDE:
             e->side_weight = w;
             break;
+        case FEAT_HOLDING:
+            e->holding_weight[f->holding] = w;
+            break;
         }
     }
     /* A kind whose moves carry no weight is skipped by the score (not by eval_features). */
@@ -176,11 +180,17 @@ static void rebuild(Evaluator *e)
         e->walk_kind[k] = e->mobility_weight[k] != 0 || e->pressure_weight != 0;
 }
 
-/* Default weights: material from the variant's piece values, everything else 0. */
+/* Default weights: material from the variant's piece values, a holding at its module's share
+ * of the kind's value, everything else 0. */
 static void default_weights(Evaluator *e)
 {
-    for (int i = 0; i < e->nfeatures; i++)
-        e->weights[i] = e->features[i].type == FEAT_MATERIAL ? e->v->kinds[e->features[i].kind].value : 0;
+    for (int i = 0; i < e->nfeatures; i++) {
+        const Feature *f = &e->features[i];
+        double value = f->kind >= 0 ? e->v->kinds[f->kind].value : 0;
+        e->weights[i] = f->type == FEAT_MATERIAL  ? value
+                        : f->type == FEAT_HOLDING ? value * e->holdings[f->holding].worth
+                                                  : 0;
+    }
 }
 
 static int find_feature(const Evaluator *e, const char *name)
@@ -216,7 +226,8 @@ static int load_weights(Evaluator *e, const char *path, XqError *err)
         if (f < 0) {
             snprintf(msg, sizeof msg,
                      "unknown feature '%.64s' for variant %.32s (features are material.KIND, "
-                     "zone.KIND.ZONE, mobility.KIND, safety.*, side.to_move)",
+                     "zone.KIND.ZONE, mobility.KIND, safety.*, side.to_move, and off-board "
+                     "holdings such as camp.KIND)",
                      en->key, e->v->name);
             set_error(err, path, en->line, msg);
             rc = -1;
@@ -285,6 +296,16 @@ static int build_features(Evaluator *e, XqError *err)
     }
     if (rc == 0)
         rc = add_feature(e, FEAT_SIDE, -1, -1, false, "side.to_move");
+    /* Last, so the other features keep their places: pieces held off the board count as
+     * material of their own (a camp chariot is still a chariot; rule sets without holdings
+     * get no such feature). */
+    e->nholdings = variant_holdings(v, e->holdings);
+    for (int h = 0; h < e->nholdings && rc == 0; h++) {
+        snprintf(name, sizeof name, "%s.%s", e->holdings[h].name, v->kinds[e->holdings[h].kind].name);
+        rc = add_feature(e, FEAT_HOLDING, e->holdings[h].kind, -1, false, name);
+        if (rc == 0)
+            e->features[e->nfeatures - 1].holding = h;
+    }
     if (rc != 0)
         set_error(err, v->name, 0, "too many evaluation features for this variant");
     return rc;
@@ -373,6 +394,9 @@ void eval_features(const Evaluator *e, Position *pos, float *out)
             out[i] = pos->in_check ? (pos->side == RED ? -1.0f : 1.0f) : 0.0f;
         else if (f->type == FEAT_SIDE)
             out[i] = pos->side == RED ? 1.0f : -1.0f;
+        else if (f->type == FEAT_HOLDING)
+            out[i] = (float)(pos_held(pos, RED, &e->holdings[f->holding]) -
+                             pos_held(pos, BLACK, &e->holdings[f->holding]));
     }
     for (int s = 0; s < 2; s++) {
         float sign = s == RED ? 1.0f : -1.0f;
@@ -427,6 +451,8 @@ double eval_score_red_with_pst(const Evaluator *e, const Position *pos, double p
     if (pos->in_check)
         score += pos->side == RED ? -e->in_check_weight : e->in_check_weight;
     score += pos->side == RED ? e->side_weight : -e->side_weight;
+    if (e->nholdings)
+        score += eval_holdings_red(e, pos);
     return score;
 }
 

@@ -12,12 +12,14 @@ typedef enum {
     FEAT_PRESSURE,  /* pseudo-legal moves landing next to the enemy royal piece */
     FEAT_IN_CHECK,  /* the side to move is in check */
     FEAT_SIDE,      /* the side to move (tempo) */
+    FEAT_HOLDING,   /* pieces of a kind a rule module keeps off the board (camp, reserve) */
 } FeatureType;
 
 typedef struct Feature {
     char name[64];
     FeatureType type;
-    int kind;       /* FEAT_MATERIAL, FEAT_ZONE, FEAT_MOBILITY */
+    int kind;       /* FEAT_MATERIAL, FEAT_ZONE, FEAT_MOBILITY, FEAT_HOLDING */
+    int holding;    /* FEAT_HOLDING: index into Evaluator.holdings */
     int zone;       /* FEAT_ZONE */
     bool their;     /* FEAT_ZONE: the opponent's copy of the zone */
 } Feature;
@@ -35,12 +37,33 @@ struct Evaluator {
     bool walk_kind[XQ_MAX_KINDS];      /* kinds whose moves the score needs to walk */
     double pressure_weight, in_check_weight, side_weight;
     double value[XQ_MAX_KINDS];        /* material weight per kind, for capture ordering */
+    /* Off-board holdings (variant_holdings; none in most rule sets) and their weights. */
+    int nholdings;
+    Holding holdings[XQ_MAX_HOLDINGS];
+    double holding_weight[XQ_MAX_HOLDINGS];
     /* Points next to a royal piece of side s standing on p (the royal point included). */
     PointSet near[2][XQ_MAX_POINTS];
 };
 
 /* Sum of the piece-square table over the board, Red's view, in pawns. */
 double eval_pst_sum(const Evaluator *e, const Position *pos);
+
+/* Off-board holdings times their weights, Red's view, in pawns (0 without holdings). */
+static inline double eval_holdings_red(const Evaluator *e, const Position *pos)
+{
+    double sum = 0;
+    for (int i = 0; i < e->nholdings; i++)
+        sum += e->holding_weight[i] *
+               (pos_held(pos, RED, &e->holdings[i]) - pos_held(pos, BLACK, &e->holdings[i]));
+    return sum;
+}
+
+/* Material part of the score, Red's view: the piece-square sum and the off-board holdings. */
+static inline double eval_material_red(const Evaluator *e, const Position *pos)
+{
+    double sum = eval_pst_sum(e, pos);
+    return e->nholdings ? sum + eval_holdings_red(e, pos) : sum;
+}
 
 /* Score in pawns from Red's view, given the piece-square sum already computed. */
 double eval_score_red_with_pst(const Evaluator *e, const Position *pos, double pst_sum);

@@ -54,6 +54,10 @@ struct Mcts {
     /* check_points[s * XQ_MAX_POINTS + k]: a move can only give check to the royal piece of side
      * s standing on k if it leaves or lands on one of these points. */
     PointSet *check_points;
+    /* Rule-module moves (flags set) are scored by playing them (module_move_score); the capture
+     * search walks the tables a module switched to. Both false for standard xiangqi. */
+    bool module_moves;
+    bool tables_vary;
     bool root_noised;
     /* Identity of the tree's root: the position of the last search, then the moves played. */
     uint64_t root_key;
@@ -111,6 +115,10 @@ Mcts *mcts_create(const Variant *v, const Evaluator *e, const SearchParams *p)
         return NULL;
     }
     build_check_points(m);
+    /* Undrawn reveals are chance events the prior cannot play out: the hidden-piece rule sets
+     * keep the board-swap heuristic for all their moves. */
+    m->module_moves = v->modules != 0 && !hidden_on(v);
+    m->tables_vary = variant_tables_vary(v);
     reset_tree(m);
     return m;
 }
@@ -160,13 +168,15 @@ static double qsearch(Mcts *m, Position *pos, double alpha, double beta, int dep
     int n = 0;
     for (int i = 0; i < pos->count[us]; i++) {
         Point from = pos->list[us][i];
-        const MoveTable *t = &v->table[XQ_PIECE_KIND(pos->board[from])][us][from];
+        /* The table the piece moves by now: a cube's top face powers its kind. */
+        const MoveTable *t = m->tables_vary ? pos_piece_table(pos, from)
+                                            : &v->table[XQ_PIECE_KIND(pos->board[from])][us][from];
         /* A piece captures at most once per leap and twice per ray (slide and hop). */
         if (n + t->leap_count + 2 * t->ray_count > QS_MAX_CAPTURES)
             break;
         if (hidden_is_down(v, pos->board[from]))
             continue; /* a face-down piece only moves by a reveal, a chance event */
-        n = walk_captures(v, pos->board, from, caps, n);
+        n = walk_captures_t(v, pos->board, from, t, caps, n);
     }
     if (hidden_on(v) && v->hidden.mode != HIDDEN_JIEQI) {
         int k = 0;
@@ -256,10 +266,36 @@ static bool gives_check(Position *pos, Move mv)
     return check;
 }
 
+/* Prior score of taking the enemy royal piece (multi-move turns can): the game ends there. */
+#define ROYAL_CAPTURE_SCORE 100.0
+
+/* Heuristic score of a rule-module move (flags set), mover's view, found by playing it: the
+ * change of the evaluation's material terms (piece-square sum and off-board holdings), so a camp
+ * entry or a displacement loses nothing, a double move counts both sub-moves and a roll is
+ * neutral; the recapture charge if it took something. *check: it leaves the opponent in check;
+ * *royal: it takes the opponent's royal piece. */
+static double module_move_score(Mcts *m, Position *pos, Move mv, double before, bool *check,
+                                bool *royal)
+{
+    const Evaluator *e = m->e;
+    Side us = pos->side;
+    int kind = XQ_PIECE_KIND(pos->board[XQ_MOVE_FROM(mv)]); /* -1: a piece leaving a camp */
+    Undo u;
+    pos_do_move(pos, mv, &u);
+    double score = (us == RED ? 1.0 : -1.0) * (eval_material_red(e, pos) - before);
+    if ((u.captured || u.captured2) && kind >= 0)
+        score -= 0.1 * e->value[kind];
+    *check = pos->in_check;
+    *royal = pos->v->royal_mask && pos->royal[XQ_OTHER(us)] == XQ_NO_POINT;
+    pos_undo_move(pos, mv, &u);
+    return score;
+}
+
 /* Priors from a cheap heuristic, softmax over pawns: the piece-square gain of the move (captures
  * by victim value, zone entries such as crossing the river), a small charge for capturing with a
- * valuable piece (it may be recaptured), and a bonus for checks. */
-static void set_priors(Mcts *m, Position *pos, Node *child, int n)
+ * valuable piece (it may be recaptured), and a bonus for checks. Rule-module moves are scored
+ * by playing them (module_move_score). Returns true if a move takes the enemy royal piece. */
+static bool set_priors(Mcts *m, Position *pos, Node *child, int n)
 {
     const Evaluator *e = m->e;
     const SearchParams *p = m->p;
@@ -269,9 +305,25 @@ static void set_priors(Mcts *m, Position *pos, Node *child, int n)
     const PointSet *cp =
         their_royal != XQ_NO_POINT ? &m->check_points[them * XQ_MAX_POINTS + their_royal] : NULL;
     double inv_t = 1.0 / p->prior_temperature, best = -1e300;
+    double before = m->module_moves ? eval_material_red(e, pos) : 0;
+    bool takes_royal = false;
     for (int i = 0; i < n; i++) {
         Move mv = child[i].move;
         Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
+        if (m->module_moves && XQ_MOVE_FLAGS(mv)) {
+            bool check, royal;
+            double score = module_move_score(m, pos, mv, before, &check, &royal);
+            if (check)
+                score += p->prior_check_bonus;
+            if (royal) {
+                score += ROYAL_CAPTURE_SCORE;
+                takes_royal = true;
+            }
+            m->logits[i] = score * inv_t;
+            if (m->logits[i] > best)
+                best = m->logits[i];
+            continue;
+        }
         double score = move_delta(e, pos, mv, sign);
         if (pos->board[to])
             score -= 0.1 * e->value[XQ_PIECE_KIND(pos->board[from])];
@@ -289,6 +341,7 @@ static void set_priors(Mcts *m, Position *pos, Node *child, int n)
     }
     for (int i = 0; i < n; i++)
         child[i].prior = (float)(m->logits[i] / sum);
+    return takes_royal;
 }
 
 /* Game value (+1 / -1 / 0) of a proof. */
@@ -326,11 +379,18 @@ static ExpandResult expand(Mcts *m, Position *pos, uint32_t idx, bool is_root, f
         memset(&child[i], 0, sizeof child[i]);
         child[i].move = m->list.moves[i];
     }
-    set_priors(m, pos, child, n);
+    bool takes_royal = set_priors(m, pos, child, n);
     Node *node = &m->nodes[idx];
     node->first_child = first;
     node->nchildren = (uint16_t)n;
     node->state = NODE_EXPANDED;
+    /* A move that takes the royal piece ends the game: the side to move wins in one ply (a
+     * threat no capture search over single moves sees, e.g. two sub-moves of one turn). */
+    if (takes_royal && !is_root) {
+        node->proven = 2;
+        *value = 1.0f;
+        return EXPAND_OK;
+    }
     *value = leaf_value(m, pos);
     return EXPAND_OK;
 }
@@ -675,6 +735,17 @@ int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
                               : (root->visits ? -root->value_sum / (float)root->visits : 0.0f);
     out->static_eval = (float)tanh(eval_score(m->e, pos) / m->p->eval_scale);
     return 0;
+}
+
+float mcts_root_prior(const Mcts *m, Move mv)
+{
+    const Node *root = &m->nodes[0];
+    if (root->state != NODE_EXPANDED)
+        return -1.0f;
+    for (int i = 0; i < root->nchildren; i++)
+        if (m->nodes[root->first_child + i].move == mv)
+            return m->nodes[root->first_child + i].prior;
+    return -1.0f;
 }
 
 Move mcts_pick(const SearchResult *r, double t, Rng *rng)

@@ -41,6 +41,10 @@ void mcts_reset(Mcts *m);
  * tree and RNG state give the same result. Returns 0, or -1 if the position has no legal move. */
 int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out);
 
+/* Prior of the root child reached by `mv` in the current tree (after a search), or -1 if the
+ * root has no such child: for tests and analysis of the move heuristic. */
+float mcts_root_prior(const Mcts *m, Move mv);
+
 /* Picks the move to play: by visit counts with temperature `t` (probability ~ visits^(1/t));
  * t = 0 gives r->best (the most visited move, or a proven win), and so does a proven win at any
  * temperature. Draws from `rng` only when it samples. */

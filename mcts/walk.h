@@ -71,12 +71,12 @@ static inline int walk_mobility(const Variant *v, const Piece *b, Point from, co
     return n;
 }
 
-/* Appends the pseudo-legal captures of the piece on `from` to out[]; returns the new count. */
-static inline int walk_captures(const Variant *v, const Piece *b, Point from, Move *out, int n)
+/* Appends the pseudo-legal captures of the piece on `from` by the table slice t (the plain one
+ * or one a rule module switched to, pos_piece_table) to out[]; returns the new count. */
+static inline int walk_captures_t(const Variant *v, const Piece *b, Point from, const MoveTable *t,
+                                  Move *out, int n)
 {
-    Piece pc = b[from];
-    Side us = XQ_PIECE_SIDE(pc);
-    const MoveTable *t = &v->table[XQ_PIECE_KIND(pc)][us][from];
+    Side us = XQ_PIECE_SIDE(b[from]);
     const LeapEntry *e = v->leaps + t->leap_first;
     for (int i = 0; i < t->leap_count; i++, e++) {
         Piece q = b[e->to];
@@ -112,6 +112,13 @@ static inline int walk_captures(const Variant *v, const Piece *b, Point from, Mo
             out[n++] = XQ_MOVE(from, pts[k]);
     }
     return n;
+}
+
+/* The same by the piece's plain table. */
+static inline int walk_captures(const Variant *v, const Piece *b, Point from, Move *out, int n)
+{
+    Piece pc = b[from];
+    return walk_captures_t(v, b, from, &v->table[XQ_PIECE_KIND(pc)][XQ_PIECE_SIDE(pc)][from], out, n);
 }
 
 #endif
