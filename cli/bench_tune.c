@@ -42,7 +42,9 @@ int bench_tune(int argc, char **argv)
         } else if (argv[i][0] == '-') {
             usage(stderr);
             return cli_error(EXIT_USAGE, "bench tune", "unknown option '%s'", argv[i]);
-        } else if (nfiles < 256) {
+        } else if (nfiles == 256) {
+            return cli_error(EXIT_USAGE, "bench tune", "more than 256 dataset files");
+        } else {
             files[nfiles++] = argv[i];
         }
     }
