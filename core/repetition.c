@@ -398,21 +398,11 @@ GameStatus rep_verdict(Position *pos)
     Position *work = malloc(sizeof *work);
     if (!work) /* cannot replay: judge on checks alone rather than fail the game */
         return verdict_levels(all_check, no_chase, false);
+    /* The cycle starts and ends in the same position (same key: board, side to move, rule-module
+     * state), so the current position is the cycle's start: replaying the cycle's moves from a
+     * copy of it visits every position of the cycle again. No undo is needed, which matters for
+     * rule-module moves (displacement, exchanges) whose undo records the history does not keep. */
     memcpy(work, pos, sizeof *work);
-    for (int i = pos->hist_len - 1; i >= start; i--) {
-        const HistoryEntry *h = &pos->hist[i];
-        assert(h->captured == XQ_EMPTY);
-        Undo u;
-        memset(&u, 0, sizeof u);
-        u.no_capture = work->no_capture;
-        u.limit_count = work->limit_count;
-        u.key = h->key;
-        /* No capture or reveal lies inside a cycle, so a rule module's state (pools, hit points)
-         * is the same before every move of it. */
-        memcpy(u.module, work->module, sizeof u.module);
-        pos_undo_move(work, h->move, &u);
-    }
-    work->in_check = pos_royal_attacked(work, work->side);
     work->hist_len = 0;
 
     Judge j = {work, v, rule == REP_CHINESE, kind_named(v, "pawn"), kind_named(v, "horse"),
