@@ -7,6 +7,43 @@
 
 #include "status.h"
 
+/* Seat 0's score in a game: 1, 1/2 or 0. */
+static double seat0_score(int8_t result)
+{
+    return result == RESULT_RED_WINS ? 1.0 : result == RESULT_DRAW ? 0.5 : 0.0;
+}
+
+static void add_hidden(RunTotals *t, const GameRecord *g)
+{
+    t->hidden_games++;
+    if (g->seat_colour < 0)
+        t->colour_unassigned++;
+    else if (g->result == RESULT_DRAW)
+        t->colour_draws++;
+    else if (g->result == RESULT_RED_WINS || g->result == RESULT_BLACK_WINS) {
+        int winner_seat = g->result == RESULT_RED_WINS ? 0 : 1;
+        t->colour_wins[winner_seat == 0 ? g->seat_colour : 1 - g->seat_colour]++;
+    }
+    double s = seat0_score(g->result);
+    if (!g->deal_swapped) {
+        t->pair_open = true;
+        t->pair_first_index = g->index;
+        t->pair_first_score = s;
+        return;
+    }
+    if (!t->pair_open || t->pair_first_index + 1 != g->index)
+        return; /* the first game of the pair is not in these totals (a shard boundary) */
+    t->pair_open = false;
+    double m = 0.5 * (t->pair_first_score + s);
+    t->pairs++;
+    t->pair_score_sum += m;
+    t->pair_score_sq += m * m;
+    /* Seat 0 of game 2k+1 holds what seat 1 held in game 2k. */
+    bool decisive = t->pair_first_score != 0.5 && s != 0.5;
+    t->pair_seat_swept += decisive && t->pair_first_score == s;
+    t->pair_hand_swept += decisive && t->pair_first_score != s;
+}
+
 int totals_add(RunTotals *t, const GameRecord *g, int would_resign_side)
 {
     if (t->games >= t->lengths_cap) {
@@ -27,6 +64,8 @@ int totals_add(RunTotals *t, const GameRecord *g, int would_resign_side)
     if (g->termination < TERM_COUNT)
         t->by_reason[g->termination]++;
     t->game_seconds += g->wall_seconds;
+    if (g->has_deal)
+        add_hidden(t, g);
     if (g->resign_disabled) {
         t->resign_disabled_games++;
         if (would_resign_side >= 0) {
@@ -65,6 +104,38 @@ static double median_length(const RunTotals *t)
     return m;
 }
 
+/* Mean and 95% half-width of seat 0's per-pair score (normal approximation). */
+static void pair_stats(const RunTotals *t, double *mean, double *half)
+{
+    double n = (double)t->pairs;
+    *mean = n > 0 ? t->pair_score_sum / n : 0;
+    double var = n > 1 ? (t->pair_score_sq - n * *mean * *mean) / (n - 1) : 0;
+    *half = n > 1 ? 1.96 * sqrt(var > 0 ? var : 0) / sqrt(n) : 0;
+}
+
+/* Hidden pieces: the red/draw/black line above is by seat (Red = seat 0, the first mover). */
+static void print_hidden(const RunTotals *t, FILE *out)
+{
+    fprintf(out, "seats        the red/draw/black and red score lines are by seat: red = seat 0, "
+            "the first mover\n");
+    uint64_t assigned = t->colour_wins[RED] + t->colour_wins[BLACK] + t->colour_draws;
+    double lo, hi, sc = (double)t->colour_wins[RED] + 0.5 * (double)t->colour_draws;
+    wilson_interval(sc, (double)assigned, 1.96, &lo, &hi);
+    fprintf(out, "by colour    red player %llu / draw %llu / black player %llu; red-colour score "
+            "%.1f%% (95%% CI %.1f%% .. %.1f%%); colours never assigned in %llu games\n",
+            (unsigned long long)t->colour_wins[RED], (unsigned long long)t->colour_draws,
+            (unsigned long long)t->colour_wins[BLACK], assigned ? 100 * sc / (double)assigned : 0.0,
+            100 * lo, 100 * hi, (unsigned long long)t->colour_unassigned);
+    if (t->pairs) {
+        double mean, half;
+        pair_stats(t, &mean, &half);
+        fprintf(out, "paired deals %llu pairs; seat 0 score %.1f%% +- %.1f%% (95%%, by pair); one "
+                "seat won both %llu, one half of the deal won both %llu\n",
+                (unsigned long long)t->pairs, 100 * mean, 100 * half,
+                (unsigned long long)t->pair_seat_swept, (unsigned long long)t->pair_hand_swept);
+    }
+}
+
 void totals_print(const RunTotals *t, FILE *out)
 {
     double n = (double)t->games;
@@ -90,6 +161,8 @@ void totals_print(const RunTotals *t, FILE *out)
         fprintf(out, "resignation  off in %llu games; condition met in %llu, of which %llu would "
                 "have been false resignations\n", (unsigned long long)t->resign_disabled_games,
                 (unsigned long long)t->would_resign_games, (unsigned long long)t->false_resignations);
+    if (t->hidden_games)
+        print_hidden(t, out);
 }
 
 void totals_print_json(const RunTotals *t, FILE *out)
@@ -113,6 +186,18 @@ void totals_print_json(const RunTotals *t, FILE *out)
             first = false;
         }
     fprintf(out, "}, \"resign_disabled_games\": %llu, \"would_resign_games\": %llu, "
-            "\"false_resignations\": %llu}\n", (unsigned long long)t->resign_disabled_games,
+            "\"false_resignations\": %llu", (unsigned long long)t->resign_disabled_games,
             (unsigned long long)t->would_resign_games, (unsigned long long)t->false_resignations);
+    if (t->hidden_games) {
+        double mean, half;
+        pair_stats(t, &mean, &half);
+        fprintf(out, ", \"by_colour\": {\"red_wins\": %llu, \"draws\": %llu, \"black_wins\": %llu, "
+                "\"unassigned\": %llu}, \"paired_deals\": {\"pairs\": %llu, \"seat0_score\": %.6f, "
+                "\"seat0_score_ci95_half\": %.6f, \"seat_swept\": %llu, \"hand_swept\": %llu}",
+                (unsigned long long)t->colour_wins[RED], (unsigned long long)t->colour_draws,
+                (unsigned long long)t->colour_wins[BLACK], (unsigned long long)t->colour_unassigned,
+                (unsigned long long)t->pairs, mean, half, (unsigned long long)t->pair_seat_swept,
+                (unsigned long long)t->pair_hand_swept);
+    }
+    fprintf(out, "}\n");
 }

@@ -240,9 +240,51 @@ static void totals_add_up(void **state)
     totals_free(&t);
 }
 
+/* Hidden-piece totals over two paired deals (games 0-3, odd games seat-swapped):
+ * game 0: seat 0 (black) wins; game 1: seat 1 (red) wins -> seat 0's pair score 1/2, the half
+ * of the deal seat 0 held in game 0 won both; game 2: draw (colours never assigned);
+ * game 3: seat 0 (red) wins -> pair score 3/4. By colour: black 1, red 2, 1 unassigned draw.
+ * Pair mean 5/8; sample variance ((1/2 - 5/8)^2 + (3/4 - 5/8)^2) / 1 = 1/32, half-width
+ * 1.96 * sqrt(1/32) / sqrt(2) = 0.245. */
+static void totals_by_seat_and_colour(void **state)
+{
+    (void)state;
+    RunTotals t = {0};
+    GameRecord g = {0};
+    int8_t results[4] = {RESULT_RED_WINS, RESULT_BLACK_WINS, RESULT_DRAW, RESULT_RED_WINS};
+    int8_t colour[4] = {BLACK, BLACK, -1, RED};
+    for (int i = 0; i < 4; i++) {
+        g.index = (uint64_t)i;
+        g.has_deal = true;
+        g.deal_swapped = i % 2 == 1;
+        g.seat_colour = colour[i];
+        g.result = results[i];
+        g.termination = TERM_NO_PIECES;
+        assert_int_equal(totals_add(&t, &g, -1), 0);
+    }
+    assert_int_equal(t.hidden_games, 4);
+    assert_int_equal(t.colour_wins[BLACK], 1);
+    assert_int_equal(t.colour_wins[RED], 2);
+    assert_int_equal(t.colour_draws, 0);
+    assert_int_equal(t.colour_unassigned, 1);
+    assert_int_equal(t.pairs, 2);
+    assert_int_equal(t.pair_hand_swept, 1);
+    assert_int_equal(t.pair_seat_swept, 0);
+    assert_true(fabs(t.pair_score_sum - 1.25) < 1e-12);
+    char buf[4096];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    assert_non_null(f);
+    totals_print(&t, f);
+    fclose(f);
+    assert_non_null(strstr(buf, "by colour    red player 2 / draw 0 / black player 1"));
+    assert_non_null(strstr(buf, "paired deals 2 pairs; seat 0 score 62.5% +- 24.5%"));
+    totals_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(totals_by_seat_and_colour),
         cmocka_unit_test_setup_teardown(reaches_checkmate, setup, teardown),
         cmocka_unit_test_setup_teardown(reaches_stalemate, setup, teardown),
         cmocka_unit_test_setup_teardown(reaches_move_limit, setup, teardown),
