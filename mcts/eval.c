@@ -124,7 +124,7 @@ static int add_zone_features(Evaluator *e, int kind, const PointSet *start)
     for (int i = 0; i < nkept; i++) {
         if (!kept[i].alive)
             continue;
-        char name[64];
+        char name[80];
         snprintf(name, sizeof name, "zone.%s.%s%s", v->kinds[kind].name, kept[i].their ? "their_" : "",
                  v->zones[kept[i].zone].name);
         if (add_feature(e, FEAT_ZONE, kind, kept[i].zone, kept[i].their, name) != 0)
@@ -275,7 +275,7 @@ static int build_features(Evaluator *e, XqError *err)
     }
     free(start);
 
-    char name[64];
+    char name[80];
     int rc = 0;
     /* The royal piece's material never changes while the game goes on: no feature. */
     for (int k = 0; k < v->nkinds && rc == 0; k++)

@@ -16,7 +16,7 @@ typedef enum {
 } FeatureType;
 
 typedef struct Feature {
-    char name[64];
+    char name[80]; /* "zone." + kind + "their_" + zone, each name under 32 bytes */
     FeatureType type;
     int kind;       /* FEAT_MATERIAL, FEAT_ZONE, FEAT_MOBILITY, FEAT_HOLDING */
     int holding;    /* FEAT_HOLDING: index into Evaluator.holdings */
