@@ -11,6 +11,7 @@
 #include "common.h"
 #include "driver.h"
 #include "ini.h"
+#include "search_options.h"
 
 enum { MAX_RUNGS = 16 };
 
@@ -224,33 +225,9 @@ int cmd_ladder(int argc, char **argv)
         status = cli_error(EXIT_FAILURE_RUN, "ladder", "out of memory");
         goto cleanup;
     }
-    if (preset) {
-        const char *file = strchr(preset, '/') || strstr(preset, ".ini") ? preset
-                                                                          : cli_config_path("runs", preset, path, sizeof path);
-        if (!file) {
-            status = cli_error(EXIT_USAGE, "ladder", "unknown preset '%s' (no %s/runs/%s.ini)", preset, cli_config_dir(),
-                               preset);
-            goto cleanup;
-        }
-        if (params_load_file(&params, file, &err) < 0) {
-            status = cli_report("ladder", &err);
-            goto cleanup;
-        }
-    }
-    for (int i = 0; i < nsets; i++) {
-        char kv[256];
-        snprintf(kv, sizeof kv, "%s", sets[i]);
-        char *eq = strchr(kv, '=');
-        if (!eq) {
-            status = cli_error(EXIT_USAGE, "ladder", "--set expects KEY=VALUE, not '%s'", sets[i]);
-            goto cleanup;
-        }
-        *eq = '\0';
-        if (params_set(&params, kv, eq + 1, &err) < 0) {
-            status = cli_error(EXIT_USAGE, "ladder", "--set %s: %s", sets[i], err.message);
-            goto cleanup;
-        }
-    }
+    if ((preset && (status = cli_load_preset("ladder", preset, &params)) != EXIT_OK) ||
+        (status = cli_apply_sets("ladder", sets, nsets, &params)) != EXIT_OK)
+        goto cleanup;
     v = cli_load_variant(variant_arg);
     if (!v) {
         status = EXIT_FAILURE_RUN;

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "common.h"
 #include "match.h"
+#include "search_options.h"
 #include "status.h"
 
 static atomic_bool stop_requested;
@@ -115,20 +116,14 @@ int cmd_match(int argc, char **argv)
 
     int status = EXIT_OK;
     XqError err;
-    char path[1024], wpath[1024];
+    char wpath[1024];
     SearchParams base;
     params_default(&base);
     PlayerSpec sa, sb;
     PlayerShared pa = {0}, pb = {0};
     Variant *v = NULL;
-    if (preset) {
-        const char *file = strchr(preset, '/') || strstr(preset, ".ini")
-                               ? preset : cli_config_path("runs", preset, path, sizeof path);
-        if (!file)
-            return cli_error(EXIT_USAGE, "match", "unknown preset '%s'", preset);
-        if (params_load_file(&base, file, &err) < 0)
-            return cli_report("match", &err);
-    }
+    if (preset && (status = cli_load_preset("match", preset, &base)) != EXIT_OK)
+        return status;
     if (player_parse(&sa, a_text, &base, &err) < 0 || player_parse(&sb, b_text, &base, &err) < 0)
         return cli_error(EXIT_USAGE, "match", "%s: %s", err.file, err.message);
     v = cli_load_variant(variant_arg);

@@ -10,6 +10,7 @@
 #include "common.h"
 #include "driver.h"
 #include "ini.h"
+#include "search_options.h"
 #include "merge.h"
 #ifdef XQLAB_WITH_MPI
 #include "selfplay_mpi.h"
@@ -226,33 +227,9 @@ int cmd_selfplay(int argc, char **argv)
 
     SearchParams params;
     params_default(&params);
-    if (preset) {
-        const char *file = strchr(preset, '/') || strstr(preset, ".ini")
-                               ? preset : cli_config_path("runs", preset, path, sizeof path);
-        if (!file) {
-            status = cli_error(EXIT_USAGE, "selfplay", "unknown preset '%s' (no %s/runs/%s.ini)",
-                               preset, cli_config_dir(), preset);
-            goto cleanup;
-        }
-        if (params_load_file(&params, file, &err) < 0) {
-            status = cli_report("selfplay", &err);
-            goto cleanup;
-        }
-    }
-    for (int i = 0; i < nsets; i++) {
-        char kv[256];
-        snprintf(kv, sizeof kv, "%s", sets[i]);
-        char *eq = strchr(kv, '=');
-        if (!eq) {
-            status = cli_error(EXIT_USAGE, "selfplay", "--set expects KEY=VALUE, not '%s'", sets[i]);
-            goto cleanup;
-        }
-        *eq = '\0';
-        if (params_set(&params, kv, eq + 1, &err) < 0) {
-            status = cli_error(EXIT_USAGE, "selfplay", "--set %s: %s", sets[i], err.message);
-            goto cleanup;
-        }
-    }
+    if ((preset && (status = cli_load_preset("selfplay", preset, &params)) != EXIT_OK) ||
+        (status = cli_apply_sets("selfplay", sets, nsets, &params)) != EXIT_OK)
+        goto cleanup;
     if (playouts > 0)
         params.playouts = (int)playouts;
 
