@@ -7,7 +7,9 @@
 
 #include "variant.h"
 
-enum { DATASET_FORMAT_VERSION = 1 };
+/* Version 2 added /positions/module, /games/deal, /games/deal_swapped and /games/seat_colour;
+ * version 1 files are still read (those columns read as zero). */
+enum { DATASET_FORMAT_VERSION = 2, DATASET_FORMAT_OLDEST = 1 };
 
 /* Provenance written as root attributes. Strings are borrowed for the call. */
 typedef struct DatasetMeta {
@@ -26,6 +28,7 @@ typedef struct DatasetMeta {
 /* One recorded position (the position before `played` was made). */
 typedef struct PositionRecord {
     uint8_t board[XQ_MAX_POINTS];  /* piece code per point (first npoints used) */
+    uint8_t module[XQ_MOD_STATE];  /* rule-module state (pools, seat colour, hit points, ...) */
     uint8_t side;
     uint16_t ply;
     uint16_t no_capture;
@@ -50,7 +53,8 @@ typedef struct GameRecord {
     /* Hidden-piece rule sets (core/hidden.h): the identity code dealt to each point of
      * start_fen, 0 where no face-down piece stands; the colour seat 0 (Red's seat) played, -1
      * if no reveal assigned one; the deal is the seat-swapped copy of the previous game's
-     * (--paired-deals, odd games). has_deal is false for every other variant. */
+     * (--paired-deals, odd games). has_deal is false for every other variant (the reader sets
+     * it when a deal byte is non-zero). */
     bool has_deal;
     bool deal_swapped;
     int8_t seat_colour;

@@ -29,6 +29,7 @@ typedef struct Source {
     uint64_t base[LEN_COUNT];    /* rows of every class in the shards before this one */
     char created[32];
     char relpath[PATH_MAX];      /* from the output's folder (index mode) */
+    int version;                 /* format_version: the output keeps the shards' version */
 } Source;
 
 void merge_shard_range(uint64_t games, int index, int count, uint64_t *first, uint64_t *n)
@@ -188,6 +189,12 @@ static int plan_sources(const char *const *paths, int count, Source *src, XqErro
                  paths[0], s->base_seed, s0->base_seed);
             goto cleanup;
         }
+        if (s->format_version != s0->format_version) {
+            fail(err, paths[i], "does not belong with %s: format version %d vs %d (written by another "
+                                "xqlab version)", paths[0], s->format_version, s0->format_version);
+            goto cleanup;
+        }
+        o->version = s->format_version;
         o->first_game = s->first_game;
         o->games = s->ngames;
         o->rows[LEN_GAMES] = s->ngames;
@@ -286,7 +293,7 @@ static int copy_column(hid_t out, const char *out_path, Column c, const Source *
                        uint64_t total, hid_t dcpl, hid_t ftype, XqError *err)
 {
     const ColumnSpec *spec = &SCHEMA_COLUMNS[c];
-    int rank = spec->per_point ? 2 : 1, width = spec->per_point ? npoints : 1;
+    int width = schema_width(c, npoints), rank = spec->per_point || spec->fixed_width > 0 ? 2 : 1;
     int cls = rebase_class(c);
     hsize_t chunk[2] = {1, 1};
     if (H5Pget_chunk(dcpl, 2, chunk) < 1 || chunk[0] == 0)
@@ -296,7 +303,7 @@ static int copy_column(hid_t out, const char *out_path, Column c, const Source *
     int rc = -1;
     hid_t dset = -1, mtype = schema_mem_type(spec->type), space = -1, fspace = -1, mspace = -1, in = -1;
     uint8_t *buf = malloc((size_t)block * row_bytes);
-    hsize_t dims[2] = {total, (hsize_t)npoints}, maxdims[2] = {H5S_UNLIMITED, (hsize_t)npoints};
+    hsize_t dims[2] = {total, (hsize_t)width}, maxdims[2] = {H5S_UNLIMITED, (hsize_t)width};
     if (!buf || mtype < 0) {
         schema_fail(err, out_path, "out of memory copying %s", spec->path);
         goto cleanup;
@@ -331,7 +338,7 @@ static int copy_column(hid_t out, const char *out_path, Column c, const Source *
                 at += n;
             }
             if (staged == block || (i == count && staged > 0)) {
-                hsize_t off[2] = {written, 0}, cnt[2] = {staged, (hsize_t)npoints};
+                hsize_t off[2] = {written, 0}, cnt[2] = {staged, (hsize_t)width};
                 if ((fspace = H5Dget_space(dset)) < 0 ||
                     H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, cnt, NULL) < 0 ||
                     (mspace = H5Screate_simple(rank, cnt, NULL)) < 0 ||
@@ -374,10 +381,10 @@ static int virtual_column(hid_t out, const char *out_path, Column c, const Sourc
                           uint64_t total, hid_t ftype, XqError *err)
 {
     const ColumnSpec *spec = &SCHEMA_COLUMNS[c];
-    int rank = spec->per_point ? 2 : 1;
+    int width = schema_width(c, npoints), rank = spec->per_point || spec->fixed_width > 0 ? 2 : 1;
     int rc = -1;
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), space = -1, vspace = -1, sspace = -1, dset = -1;
-    hsize_t dims[2] = {total, (hsize_t)npoints};
+    hsize_t dims[2] = {total, (hsize_t)width};
     if (dcpl < 0 || (space = H5Screate_simple(rank, dims, NULL)) < 0) {
         schema_fail(err, out_path, "cannot set up %s", spec->path);
         goto cleanup;
@@ -386,7 +393,7 @@ static int virtual_column(hid_t out, const char *out_path, Column c, const Sourc
         uint64_t rows = src[i].rows[spec->length];
         if (rows == 0)
             continue;
-        hsize_t off[2] = {src[i].base[spec->length], 0}, cnt[2] = {rows, (hsize_t)npoints};
+        hsize_t off[2] = {src[i].base[spec->length], 0}, cnt[2] = {rows, (hsize_t)width};
         if ((vspace = H5Scopy(space)) < 0 || H5Sselect_hyperslab(vspace, H5S_SELECT_SET, off, NULL, cnt, NULL) < 0 ||
             (sspace = H5Screate_simple(rank, cnt, NULL)) < 0 ||
             H5Pset_virtual(dcpl, vspace, src[i].relpath, spec->path, sspace) < 0) {
@@ -491,7 +498,7 @@ static int write_root(hid_t out, const char *out_path, const Source *src, int co
     }
     snprintf(cl, cl_size, "%s (shards written by: %s)", command_line, texts[5]);
     uint64_t games = src[count - 1].first_game + src[count - 1].games - src[0].first_game;
-    if (attr_write_i32(out, "format_version", DATASET_FORMAT_VERSION) < 0 ||
+    if (attr_write_i32(out, "format_version", src[0].version) < 0 ||
         attr_write_string(out, "program_version", texts[0]) < 0 ||
         attr_write_string(out, "variant_name", texts[1]) < 0 ||
         attr_write_string(out, "variant_text", texts[2]) < 0 ||
@@ -588,8 +595,10 @@ static int write_output(const char *tmp, const char *out, Source *src, int count
         }
         H5Gclose(g);
     }
+    /* Every column of the shards' format, the hidden-piece ones of format 2 included. */
     for (int c = 0; c < NCOLUMNS; c++)
-        if (write_column(f, tmp, (Column)c, src, count, npoints, total[SCHEMA_COLUMNS[c].length], index, err) < 0)
+        if (schema_column_in((Column)c, src[0].version) &&
+            write_column(f, tmp, (Column)c, src, count, npoints, total[SCHEMA_COLUMNS[c].length], index, err) < 0)
             goto cleanup;
     if (index && write_index_group(f, tmp, src, count, err) < 0)
         goto cleanup;

@@ -19,7 +19,8 @@ struct DatasetReader {
     hid_t mtype[NCOLUMNS];
     uint64_t rows[NCOLUMNS];
     DatasetSummary summary;
-    DatasetInfo info[NCOLUMNS];
+    DatasetInfo info[NCOLUMNS];       /* the columns the file holds, in schema order */
+    int ninfo;
 };
 
 void dsr_close(DatasetReader *r)
@@ -59,9 +60,9 @@ static int read_meta(DatasetReader *r, XqError *err)
     int32_t version, shard_index, shard_count, npoints;
     if (attr_read_i32(r->file, "format_version", &version) < 0)
         return schema_fail(err, r->path, "not an xqlab dataset: no format_version attribute");
-    if (version != DATASET_FORMAT_VERSION)
-        return schema_fail(err, r->path, "format version %d is not supported (this reader knows %d)",
-                           (int)version, DATASET_FORMAT_VERSION);
+    if (version < DATASET_FORMAT_OLDEST || version > DATASET_FORMAT_VERSION)
+        return schema_fail(err, r->path, "format version %d is not supported (this reader knows %d-%d)",
+                           (int)version, DATASET_FORMAT_OLDEST, DATASET_FORMAT_VERSION);
     s->format_version = version;
     static const char *const text_names[] = {"variant_text", "params_text", "weights_text", "command_line"};
     char **texts[] = {&s->variant_text, &s->params_text, &s->weights_text, &s->command_line};
@@ -101,6 +102,8 @@ static int check_lengths(DatasetReader *r, XqError *err)
         first[k] = -1;
     for (int c = 0; c < NCOLUMNS; c++) {
         LengthClass k = SCHEMA_COLUMNS[c].length;
+        if (r->dset[c] < 0)
+            continue; /* a column newer than the file's format */
         if (first[k] < 0) {
             first[k] = c;
             len[k] = r->rows[c];
@@ -163,13 +166,16 @@ cleanup:
 
 static void fill_info(DatasetReader *r)
 {
+    r->ninfo = 0;
     for (int c = 0; c < NCOLUMNS; c++) {
+        if (r->dset[c] < 0)
+            continue;
         const ColumnSpec *spec = &SCHEMA_COLUMNS[c];
-        DatasetInfo *in = &r->info[c];
+        DatasetInfo *in = &r->info[r->ninfo++];
         in->path = spec->path;
         in->dtype = schema_type_name(spec->type);
         in->rows = r->rows[c];
-        in->raw_bytes = r->rows[c] * schema_type_size(spec->type) * (spec->per_point ? (uint64_t)r->summary.npoints : 1);
+        in->raw_bytes = r->rows[c] * schema_type_size(spec->type) * (uint64_t)schema_width(c, r->summary.npoints);
         in->stored_bytes = H5Dget_storage_size(r->dset[c]);
     }
 }
@@ -206,6 +212,8 @@ DatasetReader *dsr_open(const char *path, XqError *err)
     if (vds_check(r->file, path, &is_index, err) < 0)
         goto fail;
     for (int c = 0; c < NCOLUMNS; c++) {
+        if (!schema_column_in(c, r->summary.format_version))
+            continue; /* read as zero (dsr_read_game) */
         r->dset[c] = schema_open_column(r->file, c, r->summary.npoints, &r->rows[c], path, err);
         if (r->dset[c] < 0)
             goto fail;
@@ -236,13 +244,12 @@ const DatasetSummary *dsr_summary(const DatasetReader *r)
 
 int dsr_dataset_count(const DatasetReader *r)
 {
-    (void)r;
-    return NCOLUMNS;
+    return r->ninfo;
 }
 
 const DatasetInfo *dsr_dataset_info(const DatasetReader *r, int i)
 {
-    if (i < 0 || i >= NCOLUMNS)
+    if (i < 0 || i >= r->ninfo)
         return NULL;
     return &r->info[i];
 }
@@ -267,7 +274,9 @@ typedef struct GameRow {
     uint64_t index, seed, first_position, first_policy, first_move;
     uint32_t position_count, policy_count, move_count;
     int8_t result;
-    uint8_t termination, resign_disabled;
+    uint8_t termination, resign_disabled, deal_swapped;
+    int8_t seat_colour;
+    uint8_t deal[XQ_MAX_POINTS];
     uint16_t plies;
     float wall_seconds;
     char fen[FEN_BYTES + 1];
@@ -298,6 +307,19 @@ static int read_game_row(DatasetReader *r, uint64_t i, GameRow *row)
     for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
         if (schema_read_rows(r->dset[cells[k].c], r->mtype[cells[k].c], i, 1, 1, cells[k].out) < 0)
             return (int)cells[k].c + 1;
+    /* Hidden-piece columns (format 2): zero in older files. */
+    row->deal_swapped = 0;
+    row->seat_colour = 0;
+    memset(row->deal, 0, sizeof row->deal);
+    if (r->dset[C_GAME_DEAL] >= 0 &&
+        schema_read_rows(r->dset[C_GAME_DEAL], r->mtype[C_GAME_DEAL], i, 1, r->summary.npoints, row->deal) < 0)
+        return (int)C_GAME_DEAL + 1;
+    if (r->dset[C_GAME_DEAL_SWAPPED] >= 0 &&
+        schema_read_rows(r->dset[C_GAME_DEAL_SWAPPED], r->mtype[C_GAME_DEAL_SWAPPED], i, 1, 1, &row->deal_swapped) < 0)
+        return (int)C_GAME_DEAL_SWAPPED + 1;
+    if (r->dset[C_GAME_SEAT_COLOUR] >= 0 &&
+        schema_read_rows(r->dset[C_GAME_SEAT_COLOUR], r->mtype[C_GAME_SEAT_COLOUR], i, 1, 1, &row->seat_colour) < 0)
+        return (int)C_GAME_SEAT_COLOUR + 1;
     return 0;
 }
 
@@ -328,11 +350,16 @@ int dsr_read_game(DatasetReader *r, uint64_t i, GameRecord *g, XqError *err)
     g->start_fen[sizeof g->start_fen - 1] = '\0';
     g->wall_seconds = row.wall_seconds;
     g->resign_disabled = row.resign_disabled != 0;
+    memcpy(g->deal, row.deal, sizeof g->deal);
+    for (int p = 0; p < s->npoints; p++)
+        g->has_deal |= g->deal[p] != 0;
+    g->deal_swapped = row.deal_swapped != 0;
+    g->seat_colour = row.seat_colour;
     g->moves = malloc((nmov ? nmov : 1) * sizeof *g->moves);
     g->positions = calloc(npos ? npos : 1, sizeof *g->positions);
     g->policy_moves = malloc((npol ? npol : 1) * sizeof *g->policy_moves);
     g->policy_visits = malloc((npol ? npol : 1) * sizeof *g->policy_visits);
-    size_t widest = (size_t)s->npoints > 8 ? (size_t)s->npoints : 8;
+    size_t widest = (size_t)s->npoints > XQ_MOD_STATE ? (size_t)s->npoints : XQ_MOD_STATE;
     tmp = malloc((npos ? npos : 1) * widest);
     if (!g->moves || !g->positions || !g->policy_moves || !g->policy_visits || !tmp) {
         schema_fail(err, r->path, "out of memory reading game row %" PRIu64, i);
@@ -350,7 +377,7 @@ int dsr_read_game(DatasetReader *r, uint64_t i, GameRecord *g, XqError *err)
     }
 
     for (int c = C_POS_BOARD; c <= C_POS_POLICY_COUNT; c++) {
-        int width = SCHEMA_COLUMNS[c].per_point ? s->npoints : 1;
+        int width = schema_width((Column)c, s->npoints);
         if (schema_read_rows(r->dset[c], r->mtype[c], row.first_position, npos, width, tmp) < 0) {
             schema_fail(err, r->path, "cannot read %s of game row %" PRIu64, SCHEMA_COLUMNS[c].path, i);
             goto cleanup;
@@ -407,6 +434,15 @@ int dsr_read_game(DatasetReader *r, uint64_t i, GameRecord *g, XqError *err)
             default: break;
             }
         }
+    }
+    if (r->dset[C_POS_MODULE] >= 0) {
+        if (schema_read_rows(r->dset[C_POS_MODULE], r->mtype[C_POS_MODULE], row.first_position, npos, XQ_MOD_STATE,
+                             tmp) < 0) {
+            schema_fail(err, r->path, "cannot read %s of game row %" PRIu64, SCHEMA_COLUMNS[C_POS_MODULE].path, i);
+            goto cleanup;
+        }
+        for (size_t k = 0; k < npos; k++)
+            memcpy(g->positions[k].module, tmp + k * XQ_MOD_STATE, XQ_MOD_STATE);
     }
     rc = 0;
 cleanup:

@@ -42,6 +42,9 @@ const ColumnSpec SCHEMA_COLUMNS[NCOLUMNS] = {
         "first row in /policy of this position"},
     [C_POS_POLICY_COUNT] = {"/positions/policy_count", LEN_POSITIONS, T_U16, false,
         "rows in /policy of this position (children with visits > 0)"},
+    [C_POS_MODULE] = {"/positions/module", LEN_POSITIONS, T_U8, false,
+        "rule-module state bytes of the position (core/module.h; hidden pieces: pools, seat "
+        "colour, hit points); zero for rule sets without modules", XQ_MOD_STATE, 2},
     [C_GAME_SEED] = {"/games/seed", LEN_GAMES, T_U64, false,
         "seed of the game"},
     [C_GAME_RESULT] = {"/games/result", LEN_GAMES, T_I8, false,
@@ -68,9 +71,29 @@ const ColumnSpec SCHEMA_COLUMNS[NCOLUMNS] = {
         "wall-clock seconds the game took"},
     [C_GAME_RESIGN_DISABLED] = {"/games/resign_disabled", LEN_GAMES, T_U8, false,
         "1 if resignation was switched off in this game"},
+    [C_GAME_DEAL] = {"/games/deal", LEN_GAMES, T_U8, true,
+        "hidden pieces: identity dealt to the face-down piece on each point of start_fen, "
+        "(colour << 4) | (kind + 1); 0 where none", 0, 2},
+    [C_GAME_DEAL_SWAPPED] = {"/games/deal_swapped", LEN_GAMES, T_U8, false,
+        "hidden pieces: 1 if the deal is the seat-swapped copy of the previous game's "
+        "(--paired-deals)", 0, 2},
+    [C_GAME_SEAT_COLOUR] = {"/games/seat_colour", LEN_GAMES, T_I8, false,
+        "hidden pieces: colour seat 0 played at the end (0 red, 1 black, -1 never assigned); "
+        "0 for other rule sets", 0, 2},
     [C_GAME_INDEX] = {"/games/index", LEN_GAMES, T_U64, false,
         "game index within the run (written last: a row here means the game is complete)"},
 };
+
+int schema_width(Column c, int npoints)
+{
+    const ColumnSpec *s = &SCHEMA_COLUMNS[c];
+    return s->per_point ? npoints : s->fixed_width > 0 ? s->fixed_width : 1;
+}
+
+bool schema_column_in(Column c, int version)
+{
+    return SCHEMA_COLUMNS[c].since <= version;
+}
 
 int16_t schema_quantise(float v)
 {
@@ -387,7 +410,7 @@ hid_t schema_open_column(hid_t file, Column c, int npoints, uint64_t *rows, cons
     }
     hsize_t dims[2];
     int rank = H5Sget_simple_extent_ndims(space);
-    int want = spec->per_point ? 2 : 1;
+    int want = spec->per_point || spec->fixed_width > 0 ? 2 : 1;
     if (rank != want || H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
         schema_fail(err, path, "dataset %s should have rank %d", spec->path, want);
         goto fail;
@@ -395,6 +418,11 @@ hid_t schema_open_column(hid_t file, Column c, int npoints, uint64_t *rows, cons
     if (spec->per_point && dims[1] != (hsize_t)npoints) {
         schema_fail(err, path, "dataset %s has %llu columns, expected npoints = %d", spec->path,
                     (unsigned long long)dims[1], npoints);
+        goto fail;
+    }
+    if (spec->fixed_width > 0 && dims[1] != (hsize_t)spec->fixed_width) {
+        schema_fail(err, path, "dataset %s has %llu columns, expected %d", spec->path,
+                    (unsigned long long)dims[1], spec->fixed_width);
         goto fail;
     }
     *rows = dims[0];

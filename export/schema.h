@@ -23,10 +23,11 @@ typedef enum {
     C_POLICY_MOVE, C_POLICY_VISITS,
     C_POS_BOARD, C_POS_SIDE, C_POS_PLY, C_POS_NO_CAPTURE, C_POS_GAME, C_POS_PLAYED, C_POS_BEST,
     C_POS_ROOT_VALUE, C_POS_STATIC_EVAL, C_POS_RESULT, C_POS_VISITS, C_POS_FIRST_POLICY,
-    C_POS_POLICY_COUNT,
+    C_POS_POLICY_COUNT, C_POS_MODULE,
     C_GAME_SEED, C_GAME_RESULT, C_GAME_TERMINATION, C_GAME_PLIES, C_GAME_START_FEN,
     C_GAME_FIRST_POSITION, C_GAME_POSITION_COUNT, C_GAME_FIRST_POLICY, C_GAME_POLICY_COUNT,
     C_GAME_FIRST_MOVE, C_GAME_MOVE_COUNT, C_GAME_WALL_SECONDS, C_GAME_RESIGN_DISABLED,
+    C_GAME_DEAL, C_GAME_DEAL_SWAPPED, C_GAME_SEAT_COLOUR,
     C_GAME_INDEX,
     NCOLUMNS
 } Column;
@@ -37,9 +38,17 @@ typedef struct ColumnSpec {
     ColumnType type;
     bool per_point;        /* 2-D: rows x npoints */
     const char *doc;       /* written as the dataset's "description" attribute */
+    int fixed_width;       /* > 0: 2-D with this many columns whatever the board (module state) */
+    int since;             /* first format version with the column; 0 = every version */
 } ColumnSpec;
 
 extern const ColumnSpec SCHEMA_COLUMNS[NCOLUMNS];
+
+/* Elements per row of column c: npoints for a per-point column, its fixed width, or 1. */
+int schema_width(Column c, int npoints);
+/* True if files of format `version` hold column c (older files lack the columns added later;
+ * readers treat those as zero). */
+bool schema_column_in(Column c, int version);
 
 /* Root values and evaluations in [-1, 1] are stored as int16: round(v * VALUE_SCALE);
  * VALUE_MISSING stands for NaN (no value). */

@@ -218,7 +218,12 @@ static int check_listed_source(SourceCache *cache, const char *path, char *line,
                                       "indexed %s): merge --index again", resolved, created_copy, fields[1]);
     if (H5Lexists(f, VDS_INDEX_GROUP, H5P_DEFAULT) > 0)
         return schema_fail(err, path, "index source %s is itself an index", resolved);
+    int32_t version = DATASET_FORMAT_VERSION;
+    if (attr_read_i32(f, "format_version", &version) < 0)
+        return schema_fail(err, path, "index source %s has no format_version", resolved);
     for (int c = 0; c < NCOLUMNS; c++) {
+        if (!schema_column_in((Column)c, version))
+            continue; /* not in that format: neither in the shard nor in the index */
         uint64_t have = column_rows(f, (Column)c), want = rows[SCHEMA_COLUMNS[c].length];
         if (have != want)
             return schema_fail(err, path, "index source %s: %s has %" PRIu64 " rows, the index expects %" PRIu64,

@@ -67,7 +67,7 @@ static bool buffer_push(ByteBuffer *b, const void *data, size_t n)
 static size_t row_bytes(const DatasetWriter *w, Column c)
 {
     const ColumnSpec *s = &SCHEMA_COLUMNS[c];
-    return schema_type_size(s->type) * (s->per_point ? (size_t)w->npoints : 1);
+    return schema_type_size(s->type) * (size_t)schema_width(c, w->npoints);
 }
 
 static void writer_free(DatasetWriter *w)
@@ -117,11 +117,12 @@ static int create_column(DatasetWriter *w, Column c, XqError *err)
     const ColumnSpec *spec = &SCHEMA_COLUMNS[c];
     int rc = -1;
     hid_t space = -1, dcpl = -1, ftype = -1;
-    int rank = spec->per_point ? 2 : 1;
-    hsize_t dims[2] = {0, (hsize_t)w->npoints};
-    hsize_t maxdims[2] = {H5S_UNLIMITED, (hsize_t)w->npoints};
+    int width = schema_width(c, w->npoints);
+    int rank = spec->per_point || spec->fixed_width > 0 ? 2 : 1;
+    hsize_t dims[2] = {0, (hsize_t)width};
+    hsize_t maxdims[2] = {H5S_UNLIMITED, (hsize_t)width};
     size_t rb = row_bytes(w, c);
-    hsize_t chunk[2] = {rb < CHUNK_TARGET_BYTES ? CHUNK_TARGET_BYTES / rb : 1, (hsize_t)w->npoints};
+    hsize_t chunk[2] = {rb < CHUNK_TARGET_BYTES ? CHUNK_TARGET_BYTES / rb : 1, (hsize_t)width};
     unsigned int level = w->level;
     if ((space = H5Screate_simple(rank, dims, maxdims)) < 0 || (dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 ||
         H5Pset_chunk(dcpl, rank, chunk) < 0) {
@@ -336,7 +337,7 @@ static int verify_column(DatasetWriter *w, Column c, uint64_t limit, uint64_t *g
     void *buf = malloc((size_t)step * rb);
     if (!buf)
         return schema_fail(err, w->tmp_path, "out of memory checking %s", SCHEMA_COLUMNS[c].path);
-    int width = SCHEMA_COLUMNS[c].per_point ? w->npoints : 1;
+    int width = schema_width(c, w->npoints);
     uint64_t at = 0;
     while (at < limit) {
         uint64_t n = limit - at < step ? limit - at : step;
@@ -419,7 +420,7 @@ static int rebuild(DatasetWriter *w, const uint64_t end[LEN_COUNT], XqError *err
     for (int c = 0; c < NCOLUMNS; c++) {
         uint64_t rows = end[SCHEMA_COLUMNS[c].length], step = chunk_rows(w->dset[c]);
         size_t rb = row_bytes(w, c);
-        int width = SCHEMA_COLUMNS[c].per_point ? w->npoints : 1;
+        int width = schema_width(c, w->npoints);
         free(buf);
         if (!(buf = malloc((size_t)step * rb))) {
             schema_fail(err, next, "out of memory");
@@ -585,7 +586,9 @@ static void close_handles(DatasetWriter *w)
 /* Removes a file that only a killed run can have left behind (ENOENT is the normal case). */
 static void remove_stale(const char *path)
 {
-    if (remove(path) != 0 && errno != ENOENT) {
+    /* On a read-only file system remove() fails with EROFS even for a file that is not there:
+     * only a file that exists is worth a warning. */
+    if (remove(path) != 0 && errno != ENOENT && access(path, F_OK) == 0) {
         char what[300];
         snprintf(what, sizeof what, "cannot remove this leftover of an interrupted run: %s", strerror(errno));
         warn(path, what);
@@ -769,6 +772,8 @@ int dsw_append(DatasetWriter *w, const GameRecord *g, XqError *err)
         PUSH(w, C_POS_VISITS, uint32_t, p->visits);
         PUSH(w, C_POS_FIRST_POLICY, uint64_t, policy_row);
         PUSH(w, C_POS_POLICY_COUNT, uint16_t, p->policy_count);
+        if (!buffer_push(&w->pending[C_POS_MODULE], p->module, XQ_MOD_STATE))
+            goto out_of_memory;
         for (int k = 0; k < p->policy_count; k++) {
             PUSH(w, C_POLICY_MOVE, uint32_t, g->policy_moves[p->policy_first + (uint32_t)k]);
             PUSH(w, C_POLICY_VISITS, uint32_t, g->policy_visits[p->policy_first + (uint32_t)k]);
@@ -791,6 +796,14 @@ int dsw_append(DatasetWriter *w, const GameRecord *g, XqError *err)
     PUSH(w, C_GAME_MOVE_COUNT, uint32_t, g->nmoves);
     PUSH(w, C_GAME_WALL_SECONDS, float, g->wall_seconds);
     PUSH(w, C_GAME_RESIGN_DISABLED, uint8_t, (g->resign_disabled ? 1 : 0));
+    /* Hidden pieces: the deal only for the points of the board (zeros without one). */
+    uint8_t deal[XQ_MAX_POINTS] = {0};
+    if (g->has_deal)
+        memcpy(deal, g->deal, (size_t)w->npoints);
+    if (!buffer_push(&w->pending[C_GAME_DEAL], deal, (size_t)w->npoints))
+        goto out_of_memory;
+    PUSH(w, C_GAME_DEAL_SWAPPED, uint8_t, (g->deal_swapped ? 1 : 0));
+    PUSH(w, C_GAME_SEAT_COLOUR, int8_t, g->seat_colour);
     PUSH(w, C_GAME_INDEX, uint64_t, g->index);
 
     w->total[LEN_GAMES] += 1;
@@ -818,9 +831,10 @@ static int write_column(DatasetWriter *w, Column c, XqError *err)
     int rc = -1;
     hid_t fspace = -1, mspace = -1;
     uint64_t start = w->disk_rows[c];
-    hsize_t dims[2] = {start + n, (hsize_t)w->npoints};
-    hsize_t off[2] = {start, 0}, cnt[2] = {n, (hsize_t)w->npoints};
-    int rank = SCHEMA_COLUMNS[c].per_point ? 2 : 1;
+    int width = schema_width(c, w->npoints);
+    hsize_t dims[2] = {start + n, (hsize_t)width};
+    hsize_t off[2] = {start, 0}, cnt[2] = {n, (hsize_t)width};
+    int rank = SCHEMA_COLUMNS[c].per_point || SCHEMA_COLUMNS[c].fixed_width > 0 ? 2 : 1;
     if (H5Dset_extent(w->dset[c], dims) < 0 || (fspace = H5Dget_space(w->dset[c])) < 0 ||
         H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, cnt, NULL) < 0 ||
         (mspace = H5Screate_simple(rank, cnt, NULL)) < 0 ||

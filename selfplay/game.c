@@ -145,6 +145,7 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
             return -1;
         PositionRecord *r = &buf->positions[nmoves];
         memcpy(r->board, pos->board, (size_t)v->npoints);
+        memcpy(r->module, pos->module, sizeof r->module); /* pools, seat colour, hit points */
         r->side = (uint8_t)us;
         r->ply = (uint16_t)pos->ply;
         r->no_capture = (uint16_t)(pos->no_capture > 65535 ? 65535 : pos->no_capture);

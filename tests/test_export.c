@@ -1,7 +1,7 @@
 /* test_export.c - the HDF5 dataset writer and reader: round trips of every field, resume after
  * an abandoned run, after a half-written game, after SIGKILL, after a damaged chunk, an unreadable
- * .tmp and an interrupted rebuild, rejection of damaged files, and
- * the zstd filter on good and bad input. */
+ * .tmp and an interrupted rebuild, rejection of damaged files, reading format-1 files (before the
+ * hidden-piece columns), and the zstd filter on good and bad input. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -64,6 +64,15 @@ static void make_game(uint64_t index, GameRecord *g)
     snprintf(g->start_fen, sizeof g->start_fen, "test start position %" PRIu64 " w - - 0 1", index);
     g->wall_seconds = 0.25f * (float)index;
     g->resign_disabled = index % 2 == 1;
+    /* Hidden-piece fields on every third game (the others have no deal and read back zero). */
+    if (index % 3 == 0) {
+        g->has_deal = true;
+        g->deal_swapped = index % 2 == 1;
+        g->seat_colour = (int8_t)((int)(index % 9) / 3 - 1);
+        for (int q = 0; q < NPOINTS; q++)
+            g->deal[q] = (uint8_t)(q % 4 == 0 ? 0 : 1 + (q + (int)index) % 23);
+        g->deal[1] = 0x17; /* never all zero */
+    }
     g->nmoves = n;
     g->npositions = n;
     g->moves = malloc((size_t)n * sizeof *g->moves);
@@ -78,6 +87,8 @@ static void make_game(uint64_t index, GameRecord *g)
         PositionRecord *p = &g->positions[k];
         for (int q = 0; q < NPOINTS; q++)
             p->board[q] = (uint8_t)((q * 7 + k + (int)index) % 24);
+        for (int q = 0; q < XQ_MOD_STATE; q++)
+            p->module[q] = (uint8_t)(q * 11 + k * 3 + (int)index);
         p->side = (uint8_t)(k % 2);
         p->ply = (uint16_t)k;
         p->no_capture = (uint16_t)(k * 3 % 61);
@@ -116,6 +127,10 @@ static void assert_same_game(const GameRecord *a, const GameRecord *b)
     assert_string_equal(a->start_fen, b->start_fen);
     assert_true(a->wall_seconds == b->wall_seconds);
     assert_int_equal(a->resign_disabled, b->resign_disabled);
+    assert_int_equal(a->has_deal, b->has_deal);
+    assert_int_equal(a->deal_swapped, b->deal_swapped);
+    assert_int_equal(a->seat_colour, b->seat_colour);
+    assert_memory_equal(a->deal, b->deal, NPOINTS);
     assert_int_equal(a->nmoves, b->nmoves);
     assert_memory_equal(a->moves, b->moves, (size_t)a->nmoves * sizeof *a->moves);
     assert_int_equal(a->npositions, b->npositions);
@@ -125,6 +140,7 @@ static void assert_same_game(const GameRecord *a, const GameRecord *b)
     for (int k = 0; k < a->npositions; k++) {
         const PositionRecord *p = &a->positions[k], *q = &b->positions[k];
         assert_memory_equal(p->board, q->board, NPOINTS);
+        assert_memory_equal(p->module, q->module, XQ_MOD_STATE);
         assert_int_equal(p->side, q->side);
         assert_int_equal(p->ply, q->ply);
         assert_int_equal(p->no_capture, q->no_capture);
@@ -229,7 +245,7 @@ static void test_round_trip(void **state)
     assert_int_equal(s->game_count, 100);
     assert_int_equal(s->npoints, NPOINTS);
     assert_true(strlen(s->created_utc) == 20 && strlen(s->closed_utc) == 20);
-    assert_int_equal(dsr_dataset_count(r), 30);
+    assert_int_equal(dsr_dataset_count(r), 34);
     for (int i = 0; i < dsr_dataset_count(r); i++)
         assert_true(dsr_dataset_info(r, i)->stored_bytes > 0);
     DatasetOutcomes o;
@@ -510,6 +526,60 @@ static void test_damaged_files_rejected(void **state)
     H5Aclose(a);
     H5Fclose(h);
     expect_open_error(bad, "format version 99");
+}
+
+/* Turns a format-2 copy into what format 1 wrote: the four hidden-piece columns removed and
+ * format_version set to `version` (1, or 2 for a damaged format-2 file). */
+static void downgrade_to_v1(const char *path, int32_t version)
+{
+    static const char *const added[] = {"/positions/module", "/games/deal", "/games/deal_swapped",
+                                        "/games/seat_colour"};
+    hid_t h = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(h >= 0);
+    for (size_t i = 0; i < sizeof added / sizeof added[0]; i++)
+        assert_true(H5Ldelete(h, added[i], H5P_DEFAULT) >= 0);
+    hid_t a = H5Aopen(h, "format_version", H5P_DEFAULT);
+    assert_true(H5Awrite(a, H5T_NATIVE_INT32, &version) >= 0);
+    H5Aclose(a);
+    H5Fclose(h);
+}
+
+/* Files of format 1 (before the hidden-piece columns) still read: the new fields come back zero;
+ * a format-2 file without them is damaged. */
+static void test_reads_format_1(void **state)
+{
+    (void)state;
+    char good[600], old[600];
+    scratch("format2.h5", good, sizeof good);
+    scratch("format1.h5", old, sizeof old);
+    write_file(good, 7, 3);
+    copy_file(good, old, -1);
+    downgrade_to_v1(old, 1);
+    XqError err;
+    DatasetReader *r = dsr_open(old, &err);
+    if (!r)
+        fail_with("dsr_open (format 1)", &err);
+    assert_int_equal(dsr_summary(r)->format_version, 1);
+    assert_int_equal(dsr_dataset_count(r), 30);
+    for (uint64_t i = 0; i < 7; i++) {
+        GameRecord want, got;
+        make_game(i, &want);
+        want.has_deal = want.deal_swapped = false;
+        want.seat_colour = 0;
+        memset(want.deal, 0, sizeof want.deal);
+        for (int k = 0; k < want.npositions; k++)
+            memset(want.positions[k].module, 0, XQ_MOD_STATE);
+        if (dsr_read_game(r, i, &got, &err) != 0)
+            fail_with("dsr_read_game (format 1)", &err);
+        assert_same_game(&want, &got);
+        game_record_free(&want);
+        game_record_free(&got);
+    }
+    dsr_close(r);
+
+    copy_file(good, old, -1);
+    downgrade_to_v1(old, 2);
+    expect_open_error(old, "dataset /positions/module is missing");
 }
 
 /* Runs the filter function on a copy of data; returns the output size (0 = rejected). */
@@ -795,6 +865,7 @@ int main(void)
         cmocka_unit_test(test_resume_after_abandon),
         cmocka_unit_test(test_resume_trims_half_written_game),
         cmocka_unit_test(test_damaged_files_rejected),
+        cmocka_unit_test(test_reads_format_1),
         cmocka_unit_test(test_zstd_filter),
         cmocka_unit_test(test_sigkill_between_flushes),
         cmocka_unit_test(test_resume_after_damaged_chunk),

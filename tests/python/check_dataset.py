@@ -22,7 +22,8 @@ def check_tiles(first, count, total, what):
 
 def main(path):
     with h5py.File(path, "r") as f:
-        assert f.attrs["format_version"] == 1, "format_version"
+        version = int(f.attrs["format_version"])
+        assert version in (1, 2), "format_version"
         for name in ["program_version", "variant_name", "variant_text", "params_text", "weights_text",
                      "command_line", "host", "created_utc", "closed_utc"]:
             assert isinstance(f.attrs[name], str), f"attribute {name} is not a string"
@@ -74,6 +75,12 @@ def main(path):
         has = p["policy_count"] > 0
         assert np.all(per_position[has] <= p["visits"][has]), "child visits exceed root visits"
         assert all(len(s) > 0 for s in g["start_fen"]), "empty start FEN"
+        if version >= 2:
+            # Hidden-piece columns: module state per position, deal / swap / seat colour per game.
+            assert f["positions/module"].shape == (npos, 32), "positions/module shape"
+            assert f["games/deal"].shape == (ngames, npoints), "games/deal shape"
+            assert len(f["games/deal_swapped"]) == ngames, "games/deal_swapped length"
+            assert set(np.unique(f["games/seat_colour"][...])) <= {-1, 0, 1}, "games/seat_colour"
     print(f"{path}: ok ({ngames} games, {npos} positions, {npol} policy rows)")
 
 
