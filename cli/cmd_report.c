@@ -87,7 +87,30 @@ static void print_json(FILE *out, const Report *r)
     fprintf(out, ", \"counts\": [");
     for (int i = 0; i < r->lengths.nbins; i++)
         fprintf(out, "%s%" PRIu64, i ? ", " : "", r->lengths.counts[i]);
-    fprintf(out, "]}}, \"terminations\": {");
+    fprintf(out, "]}}, ");
+    if (s->hidden) {
+        /* Hidden-piece rule sets: seat results are the red/draw/black above (seat 0 first). */
+        fprintf(out, "\"hidden\": {\"games\": %" PRIu64 ", \"by_seat\": {\"seat0_wins\": %" PRIu64
+                     ", \"draws\": %" PRIu64 ", \"seat1_wins\": %" PRIu64 ", \"seat0_score\": ",
+                c->hidden_games, c->red.wins, c->red.draws, c->red.losses);
+        json_number(out, s->red_score);
+        fprintf(out, "}, \"by_colour\": {\"red_wins\": %" PRIu64 ", \"draws\": %" PRIu64 ", \"black_wins\": %" PRIu64
+                     ", \"unassigned\": %" PRIu64 ", \"red_score\": ",
+                c->red_colour.wins, c->red_colour.draws, c->red_colour.losses, c->colour_unassigned);
+        json_number(out, s->red_colour_score);
+        fprintf(out, ", \"red_score_ci95\": [");
+        json_number(out, s->colour_lo);
+        fprintf(out, ", ");
+        json_number(out, s->colour_hi);
+        fprintf(out, "], \"significant\": %s}, \"paired_deals\": {\"pairs\": %" PRIu64 ", \"seat0_pair_score\": ",
+                s->colour_significant ? "true" : "false", c->pairs);
+        json_number(out, s->pair_score);
+        fprintf(out, ", \"ci95_half_width\": ");
+        json_number(out, s->pair_half_width);
+        fprintf(out, ", \"seat_swept\": %" PRIu64 ", \"deal_half_swept\": %" PRIu64 "}}, ", c->pair_seat_swept,
+                c->pair_hand_swept);
+    }
+    fprintf(out, "\"terminations\": {");
     bool first = true;
     for (int t = 1; t < TERM_COUNT; t++)
         if (c->by_termination[t]) {
@@ -175,6 +198,34 @@ static void print_text(FILE *out, const Report *r, bool md)
     fprintf(out, row, "decisive", line);
     snprintf(line, sizeof line, "mean %.1f plies, median %.1f plies", s->mean_length, s->median_length);
     fprintf(out, row, "length", line);
+
+    if (s->hidden) {
+        /* Hidden-piece rule sets (RULES.md 2-5): "red" above is seat 0, the first mover; in banqi
+         * and jieqi-folk the first reveal decides which colour each seat plays. */
+        fprintf(out, "\n%sSeats and colours (hidden pieces)\n\n", h);
+        if (md)
+            fprintf(out, "| measure | value |\n|---|---|\n");
+        snprintf(line, sizeof line, "%" PRIu64 " / %" PRIu64 " / %" PRIu64 " (seat 0 wins / draws / seat 1 wins); "
+                 "seat 0 score %s", c->red.wins, c->red.draws, c->red.losses,
+                 analysis_percent(s->red_score, p1, sizeof p1));
+        fprintf(out, row, "by seat", line);
+        snprintf(line, sizeof line, "%" PRIu64 " / %" PRIu64 " / %" PRIu64 " (red player wins / draws / black player "
+                 "wins); red score %s, 95%% CI %s .. %s%s; %" PRIu64 " games without colours",
+                 c->red_colour.wins, c->red_colour.draws, c->red_colour.losses,
+                 analysis_percent(s->red_colour_score, p1, sizeof p1), analysis_percent(s->colour_lo, p2, sizeof p2),
+                 analysis_percent(s->colour_hi, p3, sizeof p3), s->colour_significant ? " (excludes 50%)" : "",
+                 c->colour_unassigned);
+        fprintf(out, row, "by colour", line);
+        if (c->pairs) {
+            snprintf(line, sizeof line, "%" PRIu64 " pairs; seat 0 score %s +- %s (95%%, by pair); one seat won "
+                     "both %" PRIu64 ", one half of the deal won both %" PRIu64, c->pairs,
+                     analysis_percent(s->pair_score, p1, sizeof p1), analysis_percent(s->pair_half_width, p2, sizeof p2),
+                     c->pair_seat_swept, c->pair_hand_swept);
+        } else {
+            snprintf(line, sizeof line, "none (run selfplay with --paired-deals)");
+        }
+        fprintf(out, row, "paired deals", line);
+    }
 
     fprintf(out, "\n%sTerminations\n\n", h);
     if (md)

@@ -1,12 +1,15 @@
 /* balance.c - the balance card: results, draws by kind, lengths, terminations, special-rule use
- * and branching by ply, from game records replayed with the rules core. */
+ * and branching by ply, from game records replayed with the rules core; seat, colour and
+ * paired-deal results for the hidden-piece rule sets (RULES.md 2-5). */
 #include "balance.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hidden.h"
 #include "notation.h"
 #include "special_moves.h"
 
@@ -81,6 +84,54 @@ static void wdl_add(Wdl *w, int red_result, Side side)
         w->draws++;
 }
 
+/* True if the legal move `gen` is the recorded move m. A reveal comes out of the generator
+ * undrawn: with a deal its identity is the deal's (hidden_resolve); without one (format 1) only
+ * the move without its identity is compared. */
+static bool same_move(const Position *pos, Move gen, Move m, const HiddenDeal *deal)
+{
+    if (gen == m)
+        return true;
+    if (!hidden_is_chance(pos, gen))
+        return false;
+    if (deal)
+        return hidden_resolve(pos, gen, deal) == m;
+    return (gen & ~((Move)0xff << 16)) == (m & ~((Move)0xff << 16));
+}
+
+/* Seat 0's score in a game: 1, 1/2 or 0. */
+static double seat0_score(int result)
+{
+    return result > 0 ? 1.0 : result == 0 ? 0.5 : 0.0;
+}
+
+/* Colour and pair statistics of a hidden-piece game with a known result. */
+static void add_hidden(BalanceCard *c, const GameRecord *g)
+{
+    c->hidden_games++;
+    if (g->seat_colour < 0)
+        c->colour_unassigned++;
+    else /* seat 0 played red: its result is red's; else red is seat 1 */
+        wdl_add(&c->red_colour, g->result, g->seat_colour == RED ? RED : BLACK);
+    double sc = seat0_score(g->result);
+    if (!g->deal_swapped) {
+        c->pair_open = true;
+        c->pair_first_index = g->index;
+        c->pair_first_score = sc;
+        return;
+    }
+    if (!c->pair_open || c->pair_first_index + 1 != g->index)
+        return; /* its first game is not among those added */
+    c->pair_open = false;
+    double m = 0.5 * (c->pair_first_score + sc);
+    c->pairs++;
+    c->pair_score_sum += m;
+    c->pair_score_sq += m * m;
+    /* Seat 0 of game 2k+1 holds what seat 1 held in game 2k (hidden_swap_seats). */
+    bool decisive = c->pair_first_score != 0.5 && sc != 0.5;
+    c->pair_seat_swept += decisive && c->pair_first_score == sc;
+    c->pair_hand_swept += decisive && c->pair_first_score != sc;
+}
+
 int balance_add_game(BalanceCard *c, const GameRecord *g, XqError *err)
 {
     if (g->nmoves >= XQ_MAX_HISTORY)
@@ -98,6 +149,9 @@ int balance_add_game(BalanceCard *c, const GameRecord *g, XqError *err)
     /* Per kind and side: was it played in this game. */
     uint8_t used[BALANCE_MAX_SPECIAL][2];
     memset(used, 0, sizeof used);
+    HiddenDeal deal;
+    if (g->has_deal)
+        memcpy(deal.id, g->deal, sizeof deal.id);
     MoveList list;
     Undo undo;
     for (int ply = 0; ply < g->nmoves; ply++) {
@@ -105,7 +159,7 @@ int balance_add_game(BalanceCard *c, const GameRecord *g, XqError *err)
         int n = pos_generate_legal(pos, &list);
         bool legal = false;
         for (int i = 0; i < n && !legal; i++)
-            legal = list.moves[i] == m;
+            legal = same_move(pos, list.moves[i], m, g->has_deal ? &deal : NULL);
         if (!legal) {
             char text[32];
             move_to_iccs(c->v, m, text);
@@ -146,6 +200,8 @@ int balance_add_game(BalanceCard *c, const GameRecord *g, XqError *err)
         return 0;
     }
     wdl_add(&c->red, g->result, RED);
+    if (g->has_deal)
+        add_hidden(c, g);
     if (g->result == 0) {
         if (g->termination == TERM_MOVE_LIMIT || g->termination == TERM_LENGTH_CAP)
             c->draws_adjudicated++;
@@ -179,6 +235,18 @@ int balance_summarise(const BalanceCard *c, BalanceSummary *s)
         s->natural_draw_rate = (double)c->draws_natural / n;
         s->adjudicated_draw_rate = (double)c->draws_adjudicated / n;
         s->decisive_rate = 1 - s->draw_rate;
+    }
+    s->hidden = c->hidden_games > 0;
+    s->colour_games = wdl_games(&c->red_colour);
+    s->red_colour_score = wdl_score(&c->red_colour);
+    wilson_interval((double)c->red_colour.wins + 0.5 * (double)c->red_colour.draws, (double)s->colour_games,
+                    STATS_Z95, &s->colour_lo, &s->colour_hi);
+    s->colour_significant = s->colour_games > 0 && (s->colour_lo > 0.5 || s->colour_hi < 0.5);
+    if (c->pairs) {
+        double np = (double)c->pairs, mean = c->pair_score_sum / np;
+        double var = c->pairs > 1 ? (c->pair_score_sq - np * mean * mean) / (np - 1) : 0;
+        s->pair_score = mean;
+        s->pair_half_width = STATS_Z95 * sqrt(var > 0 ? var : 0) / sqrt(np);
     }
     return stats_mean_median_u32(c->lengths, c->nlengths, &s->mean_length, &s->median_length);
 }

@@ -1,6 +1,7 @@
 /* balance.h - the balance card of a set of games: results and the first mover's score, draws by
- * kind, lengths, terminations, special-rule utilisation and the branching factor by ply. Games
- * are replayed with the rules core (start FEN + moves), which also checks every move. */
+ * kind, lengths, terminations, special-rule utilisation and the branching factor by ply; for
+ * hidden-piece rule sets also results by colour and over --paired-deals pairs. Games are
+ * replayed with the rules core (start FEN + deal + moves), which also checks every move. */
 #ifndef XQ_BALANCE_H
 #define XQ_BALANCE_H
 
@@ -35,13 +36,27 @@ typedef struct BalanceCard {
     SpecialUse special[BALANCE_MAX_SPECIAL];
     int nspecial;                /* kinds seen, in order of first use */
     Position *pos;               /* replay scratch; owned */
+    /* Hidden-piece rule sets (games with a deal, RULES.md 2-5): `red` above is by seat (seat 0,
+     * the first mover); by colour and by --paired-deals pair (games 2k and 2k + 1, the second
+     * seat-swapped, added in order) here. */
+    uint64_t hidden_games;
+    Wdl red_colour;              /* results of the player of the red colour (colours assigned) */
+    uint64_t colour_unassigned;  /* games that ended before a reveal assigned the colours */
+    uint64_t pairs;              /* complete pairs */
+    double pair_score_sum, pair_score_sq;  /* seat 0's mean score over each pair */
+    uint64_t pair_seat_swept;    /* both games decisive and won by the same seat */
+    uint64_t pair_hand_swept;    /* both decisive and won by the same half of the deal */
+    bool pair_open;              /* game 2k seen, 2k + 1 not yet */
+    uint64_t pair_first_index;
+    double pair_first_score;
 } BalanceCard;
 
 /* Starts an empty card for games of variant v (borrowed). Returns 0 or -1 on out of memory. */
 int balance_init(BalanceCard *c, const Variant *v);
 
 /* Adds a game: results and lengths from the record, branching and special moves by replaying
- * its moves from its start FEN. Returns 0, or -1 with *err ("game 12 (index 40), ply 7: move
+ * its moves from its start FEN (a reveal must turn up the identity the game's deal holds; files
+ * without deals, format 1, only check the reveal's squares). Returns 0, or -1 with *err ("game 12 (index 40), ply 7: move
  * h2h9 is not legal ...") if the record does not replay; the card is then unchanged except for
  * the replay statistics of the plies before. */
 int balance_add_game(BalanceCard *c, const GameRecord *g, XqError *err);
@@ -56,6 +71,12 @@ typedef struct BalanceSummary {
     double balance_index;        /* 1 - |Red's score - Black's score| */
     double draw_rate, natural_draw_rate, adjudicated_draw_rate, decisive_rate;
     double mean_length, median_length;
+    /* Hidden-piece rule sets (hidden_games > 0). */
+    bool hidden;
+    uint64_t colour_games;       /* games with colours assigned and a known result */
+    double red_colour_score, colour_lo, colour_hi;  /* the red-colour player's score, Wilson 95% */
+    bool colour_significant;
+    double pair_score, pair_half_width;  /* seat 0's mean pair score +- 95% (normal, by pair) */
 } BalanceSummary;
 
 int balance_summarise(const BalanceCard *c, BalanceSummary *s);

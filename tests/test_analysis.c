@@ -7,6 +7,7 @@
 
 #include "balance.h"
 #include "dataset.h"
+#include "hidden.h"
 #include "openings.h"
 #include "openings_h5.h"
 #include "pgn.h"
@@ -517,6 +518,115 @@ static void pgn_errors(void **state)
     variant_free(v);
 }
 
+/* Hidden-piece balance card (banqi, RULES.md 4): five games from the start position, with hand-set
+ * results, seat colours and --paired-deals flags; the last one replays a flip from its deal.
+ *   game  swapped  result (seat 0)  seat 0 colour   red player's result
+ *   0     no       +1               black           loss
+ *   1     yes      -1               red             loss     pair (0,1): scores 1, 0 -> 1/2;
+ *                                                             decisive, won by the same half of
+ *                                                             the deal (seat 0 then seat 1)
+ *   2     no        0               unassigned      -
+ *   3     yes       0               red             draw     pair (2,3): 1/2, 1/2 -> 1/2
+ *   4     no       +1               red             win      (pair left open)
+ * By seat: 2 / 2 / 1, seat 0 score (2 + 1) / 5 = 0.6. By colour: W 1 D 1 L 2 over 4 games, red
+ * score 1.5 / 4 = 0.375, Wilson 95%: centre (0.375 + z^2 / 8) / (1 + z^2 / 4) = 0.855182 /
+ * 1.960365 = 0.436236, half z sqrt(0.234375 / 4 + z^2 / 64) / 1.960365 = 0.344337, so
+ * [0.091899, 0.780573]. Pairs: 2, mean 1/2, no spread -> half width 0; one hand sweep. */
+static void hidden_balance_by_seat_and_colour(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/configs/variants/banqi.ini", XQ_SOURCE_DIR);
+    XqError err;
+    Variant *v = variant_load_file(path, &err);
+    assert_non_null(v);
+    Position *pos = malloc(sizeof *pos);
+    assert_non_null(pos);
+    pos_init_start(pos, v);
+    HiddenDeal deal;
+    Rng rng;
+    rng_init(&rng, 11);
+    hidden_deal(pos, &rng, &deal);
+    char why[128];
+    Move undrawn = hidden_parse_move(pos, "a0a0?", why, sizeof why);
+    assert_int_not_equal(undrawn, XQ_MOVE_NONE);
+    assert_true(hidden_is_chance(pos, undrawn));
+    Move flip = hidden_resolve(pos, undrawn, &deal);
+    assert_int_equal(XQ_MOVE_EXTRA(flip), deal.id[variant_point(v, 0, 0)]);
+
+    BalanceCard card;
+    assert_int_equal(0, balance_init(&card, v));
+    static const int8_t result[5] = {1, -1, 0, 0, 1}, colour[5] = {BLACK, RED, -1, RED, RED};
+    for (int i = 0; i < 5; i++) {
+        GameRecord g;
+        memset(&g, 0, sizeof g);
+        g.index = (uint64_t)i;
+        g.result = result[i];
+        g.termination = result[i] ? TERM_NO_PIECES : TERM_REPETITION_DRAW;
+        g.has_deal = true;
+        memcpy(g.deal, deal.id, sizeof g.deal);
+        g.deal_swapped = i % 2 == 1;
+        g.seat_colour = colour[i];
+        pos_get_fen(pos, g.start_fen, sizeof g.start_fen);
+        Move moves[1] = {flip};
+        if (i == 4) {
+            g.nmoves = g.plies = 1;
+            g.moves = moves;
+        }
+        if (balance_add_game(&card, &g, &err) < 0)
+            fail_msg("%s", err.message);
+    }
+    assert_int_equal(card.hidden_games, 5);
+    assert_int_equal(card.red.wins, 2);
+    assert_int_equal(card.red.draws, 2);
+    assert_int_equal(card.red.losses, 1);
+    assert_int_equal(card.red_colour.wins, 1);
+    assert_int_equal(card.red_colour.draws, 1);
+    assert_int_equal(card.red_colour.losses, 2);
+    assert_int_equal(card.colour_unassigned, 1);
+    assert_int_equal(card.pairs, 2);
+    assert_int_equal(card.pair_seat_swept, 0);
+    assert_int_equal(card.pair_hand_swept, 1);
+    BalanceSummary s;
+    assert_int_equal(0, balance_summarise(&card, &s));
+    assert_true(s.hidden);
+    CLOSE(0.6, s.red_score);
+    assert_int_equal(s.colour_games, 4);
+    CLOSE(0.375, s.red_colour_score);
+    assert_true(fabs(s.colour_lo - 0.091899) < 2e-6 && fabs(s.colour_hi - 0.780573) < 2e-6);
+    assert_false(s.colour_significant);
+    CLOSE(0.5, s.pair_score);
+    CLOSE(0.0, s.pair_half_width);
+
+    /* The same flip with another identity is not the deal's: the replay refuses it. */
+    GameRecord bad;
+    memset(&bad, 0, sizeof bad);
+    bad.index = 5;
+    bad.has_deal = true;
+    memcpy(bad.deal, deal.id, sizeof bad.deal);
+    pos_get_fen(pos, bad.start_fen, sizeof bad.start_fen);
+    Move wrong = flip ^ ((Move)0x10 << 16); /* the other colour of the same kind */
+    bad.moves = &wrong;
+    bad.nmoves = bad.plies = 1;
+    assert_int_equal(-1, balance_add_game(&card, &bad, &err));
+    assert_non_null(strstr(err.message, "not legal"));
+    balance_free(&card);
+
+    /* A rule set without hidden pieces has no seat / colour section. */
+    Variant *x = test_load_variant("xiangqi");
+    assert_int_equal(0, balance_init(&card, x));
+    GameRecord g;
+    memset(&g, 0, sizeof g);
+    g.result = 1;
+    assert_int_equal(0, balance_add_game(&card, &g, &err));
+    assert_int_equal(0, balance_summarise(&card, &s));
+    assert_false(s.hidden);
+    balance_free(&card);
+    variant_free(x);
+    variant_free(v);
+    free(pos);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,6 +636,7 @@ int main(void)
         cmocka_unit_test(entropy_games_needed_histogram),
         cmocka_unit_test(special_kinds),
         cmocka_unit_test(synthetic_balance_and_openings),
+        cmocka_unit_test(hidden_balance_by_seat_and_colour),
         cmocka_unit_test(mismatched_shards_refused),
         cmocka_unit_test(pgn_round_trip),
         cmocka_unit_test(special_moves_counted),

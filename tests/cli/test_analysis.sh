@@ -42,6 +42,16 @@ expect report-markdown 0 '^\| red score \|' -- report --markdown "$WORK/a1.h5"
 expect report-mismatch 1 'b.h5: does not belong with .*a1.h5: different search settings \(params_text line [0-9]+: .playouts = 8. vs .playouts = 16.\)' -- \
     report "$WORK/a1.h5" "$WORK/b.h5"
 expect report-twice 1 'is given twice' -- report "$WORK/a1.h5" "$WORK/a1.h5"
+
+# Hidden pieces: a paired-deal banqi run replays from its stored deals; seat, colour and pair lines
+# in every format; none for xiangqi.
+"$XQLAB" selfplay -v banqi --paired-deals -n 6 --playouts 8 --seed 5 --progress quiet -o "$WORK/bq.h5" >/dev/null || fail "selfplay banqi"
+expect report-hidden-seat 0 '^by seat +[0-9]+ / [0-9]+ / [0-9]+ \(seat 0 wins' -- report "$WORK/bq.h5"
+expect report-hidden-colour 0 '^by colour +[0-9]+ / [0-9]+ / [0-9]+ \(red player wins' -- report "$WORK/bq.h5"
+expect report-hidden-pairs 0 '^paired deals +3 pairs; seat 0 score' -- report "$WORK/bq.h5"
+expect report-hidden-markdown 0 '^\| by colour \|' -- report --markdown "$WORK/bq.h5"
+expect report-hidden-json 0 '"hidden": \{"games": 6, "by_seat".*"paired_deals": \{"pairs": 3' -- report --json "$WORK/bq.h5"
+"$XQLAB" report "$WORK/a1.h5" | grep -q 'Seats and colours' && fail "report: seat / colour section for xiangqi" || ok "report-no-hidden-section"
 expect report-missing 1 'nonexistent.h5' -- report "$WORK/nonexistent.h5"
 printf 'not an hdf5 file\n' >"$WORK/junk.h5"
 expect report-damaged 1 'junk.h5' -- report "$WORK/junk.h5"
