@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +27,13 @@ static double median(double *x, int n)
 {
     qsort(x, (size_t)n, sizeof *x, compare_doubles);
     return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+/* Peak resident set of the process so far, in MiB (Linux reports ru_maxrss in KiB). */
+static double peak_rss_mib(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_maxrss / 1024.0 : 0.0;
 }
 
 static int run_once(const Variant *v, const Evaluator *e, const SearchParams *p, long games,
@@ -119,12 +127,23 @@ int bench_selfplay(int argc, char **argv)
     p.playouts = (int)playouts;
     snprintf(out, sizeof out, "/tmp/xqlab-bench-%ld.h5", (long)getpid());
     uint64_t signature_plies = 0, signature_playouts = 0;
+    /* Peak memory: the 1-thread run's peak over the start-up's is one thread's arena, buffers and
+     * the writer; the 2-thread run adds a second worker (peaks only grow, so run it second). */
+    double rss_start = peak_rss_mib(), rss_one = 0, rss_two = 0;
     for (long r = 0; r < repeat; r++) {
         BenchRun one, two;
-        if (run_once(v, e, &p, games, 1, out, &one) != 0 || run_once(v, e, &p, games, 2, out, &two) != 0) {
+        if (run_once(v, e, &p, games, 1, out, &one) != 0) {
             status = EXIT_FAILURE_RUN;
             goto cleanup;
         }
+        if (r == 0)
+            rss_one = peak_rss_mib();
+        if (run_once(v, e, &p, games, 2, out, &two) != 0) {
+            status = EXIT_FAILURE_RUN;
+            goto cleanup;
+        }
+        if (r == 0)
+            rss_two = peak_rss_mib();
         if (one.plies != two.plies || one.playouts != two.playouts) {
             status = cli_error(EXIT_FAILURE_RUN, "bench selfplay", "1 and 2 threads played "
                                "different games (%llu vs %llu plies): determinism is broken",
@@ -151,6 +170,10 @@ int bench_selfplay(int argc, char **argv)
            median(wshare, (int)repeat));
     printf("bytes per stored position  %.1f (file size / positions; xqlab inspect splits it)\n",
            median(bpp, (int)repeat));
+    printf("peak memory (ru_maxrss)    %.1f MiB process; per thread %.1f MiB (1 thread), %.1f MiB "
+           "(2 threads: peak over start-up / 2); arena %.1f MiB per thread (arena_nodes = %d)\n",
+           rss_two, rss_one - rss_start, (rss_two - rss_start) / 2.0,
+           (double)p.arena_nodes * MCTS_NODE_BYTES / (1024.0 * 1024.0), p.arena_nodes);
     printf("signature                  %llu plies, %llu playouts\n",
            (unsigned long long)signature_plies, (unsigned long long)signature_playouts);
 cleanup:

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "hidden.h"
 #include "notation.h"
 #include "status.h"
 
@@ -176,6 +177,12 @@ int cmd_play(int argc, char **argv)
             goto cleanup;
         }
         Move m = move_parse(pos, tok, why, sizeof why);
+        if (m != XQ_MOVE_NONE && hidden_on(v) && hidden_is_chance(pos, m)) {
+            /* Only drawn reveals can be played (hidden.h); a replay must name the identity. */
+            snprintf(why, sizeof why, "'%s': a reveal must name the identity turned up (e.g. "
+                     "a0a1R, c3c3n)", tok);
+            m = XQ_MOVE_NONE;
+        }
         if (m == XQ_MOVE_NONE) {
             rc = move_error(&o, plies + 1, tok, why);
             goto cleanup;

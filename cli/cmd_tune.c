@@ -1,5 +1,6 @@
 /* cmd_tune.c - `xqlab tune`: fit evaluation weights to self-play results, write a weights file
  * with provenance and the piece values in pawn units with standard errors. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,11 +229,13 @@ static void print_tables(const Report *p)
 static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, const char *start,
                          XqError *err)
 {
-    FILE *f = fopen(p->weights_out, "w");
+    char tmp[4096];
+    FILE *f = cli_replace_open(p->weights_out, tmp, sizeof tmp);
     if (!f) {
         snprintf(err->file, sizeof err->file, "%.500s", p->weights_out);
         err->line = 0;
-        snprintf(err->message, sizeof err->message, "cannot create the weights file");
+        snprintf(err->message, sizeof err->message, "cannot create the weights file: %s",
+                 strerror(errno));
         return -1;
     }
     time_t now = time(NULL);
@@ -272,11 +275,16 @@ static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, c
         fputs(text, f);
         free(text);
     }
-    int bad = !text || ferror(f);
-    if (fclose(f) != 0 || bad) {
+    if (!text) {
+        fclose(f);
+        remove(tmp);
+        errno = ENOMEM;
+    }
+    if (!text || cli_replace_commit(f, tmp, p->weights_out) != 0) {
         snprintf(err->file, sizeof err->file, "%.500s", p->weights_out);
         err->line = 0;
-        snprintf(err->message, sizeof err->message, "could not write the weights file");
+        snprintf(err->message, sizeof err->message, "could not write the weights file: %s",
+                 strerror(errno));
         return -1;
     }
     return 0;
@@ -478,14 +486,17 @@ int cmd_tune(int argc, char **argv)
         status = cli_report("tune", &err);
         goto cleanup;
     }
-    FILE *jf = fopen(values_out, "w");
+    char values_tmp[4096];
+    FILE *jf = cli_replace_open(values_out, values_tmp, sizeof values_tmp);
     if (!jf) {
-        cli_error(EXIT_FAILURE_RUN, "tune", "%s: cannot create the piece-value file", values_out);
+        cli_error(EXIT_FAILURE_RUN, "tune", "%s: cannot create the piece-value file: %s",
+                  values_out, strerror(errno));
         goto cleanup;
     }
     write_json(jf, &rep);
-    if (fclose(jf) != 0) {
-        cli_error(EXIT_FAILURE_RUN, "tune", "%s: could not write the piece-value file", values_out);
+    if (cli_replace_commit(jf, values_tmp, values_out) != 0) {
+        cli_error(EXIT_FAILURE_RUN, "tune", "%s: could not write the piece-value file: %s",
+                  values_out, strerror(errno));
         goto cleanup;
     }
     if (json)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "variant.h"
 
@@ -46,5 +47,12 @@ bool cli_is_help(const char *arg);
 
 /* Monotonic clock in seconds. */
 double cli_now(void);
+
+/* Crash-safe output files: cli_replace_open creates PATH.tmp (tmp receives the name, at least
+ * strlen(path) + 5 bytes); cli_replace_commit flushes, fsyncs, closes and renames it over PATH, so
+ * a killed process leaves PATH old or complete, never half written (a stale PATH.tmp is truncated
+ * by the next run). On a write error the .tmp is removed. Both return NULL / -1 with errno set. */
+FILE *cli_replace_open(const char *path, char *tmp, size_t tmp_size);
+int cli_replace_commit(FILE *f, const char *tmp, const char *path);
 
 #endif

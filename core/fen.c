@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hidden.h"
 #include "module.h"
 #include "position.h"
 
@@ -152,6 +153,9 @@ int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
     }
     if (*s)
         return fen_fail(err, "unexpected '%s' after the last field", s);
+    /* Without a [hidden:] field the pools are empty: face-down pieces would have no identity. */
+    if (hidden_on(v) && hidden_check_pools(pos, err) < 0)
+        return -1;
     if (v->royal_mask) {
         /* With multi-move turns a second sub-move may take the other side's general (RULES.md
          * 10, mod_multimove.c): that final position, the other side to move, is readable. */

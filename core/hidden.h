@@ -52,6 +52,10 @@ static inline bool hidden_is_down(const Variant *v, Piece pc)
 int hidden_pool(const Position *pos, Side colour, int kind);
 int hidden_pool_total(const Position *pos, Side colour);
 int hidden_down_count(const Position *pos);
+/* Checks that every face-down piece has an identity left in its pool (per colour in jieqi,
+ * shared otherwise); the FEN reader calls it with or without a [hidden:] field. Returns 0, or -1
+ * with *err naming the pool. */
+int hidden_check_pools(const Position *pos, XqError *err);
 /* Colour of a seat: RED / BLACK, or -1 while unassigned (jieqi: the seat itself). */
 int hidden_seat_colour(const Position *pos, Side seat);
 /* Hit points of a seat (banqi-hp), 0 if the rule set has none. */

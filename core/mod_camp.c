@@ -84,11 +84,11 @@ static int parse_gate(Variant *v, const IniEntry *e, const char *file, XqError *
     int dx, dy, bx[2], by[2], nb = 0;
     if (strcmp(tok[1], "leap") || n < 3 || parse_pair(tok[2], &dx, &dy) < 0)
         goto bad;
-    for (int t = 3; t < n; t++) {
+    /* "block X,Y" pairs: two tokens per step. */
+    for (int t = 3; t < n; t += 2) {
         if (strcmp(tok[t], "block") || t + 1 >= n || nb >= 2 || parse_pair(tok[t + 1], &bx[nb], &by[nb]) < 0)
             goto bad;
         nb++;
-        t++;
     }
     for (int s = 0; s < 8; s++) {
         bool swap = s & 4, fx = s & 1, fy = s & 2;

@@ -233,6 +233,8 @@ static void hidden_init(Position *pos)
     pos->module[MS_HIDDEN_HP] = pos->module[MS_HIDDEN_HP + 1] = (uint8_t)o->hp;
 }
 
+static void hidden_fen_write(const Position *pos, char *buf, size_t size);
+
 /* "[hidden:A2B2N2R2C2P5a2b2n2r2c2p5]" (jieqi), "[hidden:POOL/C]" (C = '-', 'r' or 'b': the
  * colour of seat 0), banqi-hp "[hidden:POOL/C/60/60]". A letter without a count means 1. */
 static int hidden_fen_read(Position *pos, const char *body, XqError *err)
@@ -276,19 +278,28 @@ static int hidden_fen_read(Position *pos, const char *body, XqError *err)
     }
     if (*s)
         return module_fail(err, "FEN", 0, "[hidden:%s]: unexpected '%s'", body, s);
+    return 0;
+}
+
+int hidden_check_pools(const Position *pos, XqError *err)
+{
+    const Variant *v = pos->v;
+    char field[128];
+    field[0] = '\0';
+    hidden_fen_write(pos, field, sizeof field);
     /* Every face-down piece needs an identity in its pool. */
     int down[2] = {0, 0};
     for (int side = 0; side < 2; side++)
         for (int i = 0; i < pos->count[side]; i++)
             down[side] += hidden_is_down(v, pos->board[pos->list[side][i]]);
-    if (o->mode == HIDDEN_JIEQI) {
+    if (v->hidden.mode == HIDDEN_JIEQI) {
         for (int side = 0; side < 2; side++)
             if (hidden_pool_total(pos, (Side)side) < down[side])
                 return module_fail(err, "FEN", 0, "[hidden:%s]: fewer unrevealed identities than "
-                                   "face-down pieces of %s", body, side == RED ? "red" : "black");
+                                   "face-down pieces of %s", field, side == RED ? "red" : "black");
     } else if (hidden_pool_total(pos, RED) + hidden_pool_total(pos, BLACK) < down[0] + down[1]) {
         return module_fail(err, "FEN", 0, "[hidden:%s]: fewer unrevealed identities than face-down "
-                           "pieces", body);
+                           "pieces", field);
     }
     return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hidden.h"
 #include "ini.h"
 #include "notation.h"
 #include "openings.h"
@@ -356,6 +357,11 @@ int pgn_reader_next(PgnReader *r, const Variant *v, PgnGame *g, XqError *err)
             m = parse_wxf(r->pos, t);
         if (m == XQ_MOVE_NONE && try_iccs)
             m = move_parse(r->pos, t, why, sizeof why);
+        if (m != XQ_MOVE_NONE && hidden_on(r->pos->v) && hidden_is_chance(r->pos, m)) {
+            /* Only drawn reveals can be played (hidden.h). */
+            snprintf(why, sizeof why, "a reveal must name the identity turned up");
+            m = XQ_MOVE_NONE;
+        }
         if (m == XQ_MOVE_NONE) {
             pgn_game_free(g);
             return fail(err, r->path, r->line, "move %d '%s' is not a legal %s move%s%s", g->nmoves + 1, t,

@@ -196,7 +196,14 @@ static herr_t take_innermost(unsigned n, const H5E_error2_t *e, void *data)
 {
     StackDetail *d = data;
     if (n == 0 && e->desc && e->desc[0]) {
-        snprintf(d->text, sizeof d->text, "%s", e->desc);
+        /* A failed system call is described as "file write failed: time = ..., filename = ...,
+         * errno = 28, error message = 'No space left on device', ...": keep the system's words. */
+        const char *sys = strstr(e->desc, "error message = '");
+        const char *end = sys ? strchr(sys + 17, '\'') : NULL;
+        if (sys && end)
+            snprintf(d->text, sizeof d->text, "%.*s", (int)(end - sys - 17), sys + 17);
+        else
+            snprintf(d->text, sizeof d->text, "%s", e->desc);
         d->found = true;
     }
     return 0;

@@ -210,10 +210,22 @@ static hid_t create_tmp_file(const char *path)
     if (fcpl < 0)
         return -1;
     hid_t f = -1;
+    errno = 0;
     if (H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, 1) >= 0)
         f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    /* H5Pclose clears HDF5's error stack: keep the system's reason (errno) for the message. */
+    int saved = errno;
     H5Pclose(fcpl);
+    errno = saved;
     return f;
+}
+
+/* Fails with "cannot create the file" and the system's reason when there is one (errno set by a
+ * failed create_tmp_file: a full disk, a read-only or missing directory). */
+static int create_fail(XqError *err, const char *path)
+{
+    int e = errno;
+    return schema_fail(err, path, "cannot create the file%s%s", e ? ": " : "", e ? strerror(e) : "");
 }
 
 /* ---- the journal PATH.tmp.games ----
@@ -407,7 +419,7 @@ static int rebuild(DatasetWriter *w, const uint64_t end[LEN_COUNT], XqError *err
         w->pending[c].len = 0;
     }
     if ((w->file = create_tmp_file(next)) < 0) {
-        schema_fail(err, next, "cannot create the file");
+        create_fail(err, next);
         goto cleanup;
     }
     hsize_t idx = 0;
@@ -546,8 +558,10 @@ static int resume_layout(DatasetWriter *w, const DatasetMeta *m, XqError *err)
     /* Always a fresh file: trimming in place (H5Dset_extent, which rewrites the boundary chunk
      * and frees the chunks past it) was measured to leave, once in 200 kills, a chunk that a
      * later append could not read back; a rebuilt file holds nothing a kill has touched. */
+    /* The kept prefix decoded, so a failed copy is the disk's doing (full, read-only, quota):
+     * keep PATH.tmp as it is for a later --resume rather than start the run again. */
     if (rebuild(w, end, err) < 0)
-        return -2;
+        return -1;
     if (lo > 0) {
         uint64_t index;
         if (read_one(w, C_GAME_INDEX, lo - 1, &index, err) < 0)
@@ -687,7 +701,7 @@ DatasetWriter *dsw_open(const char *path, const DatasetMeta *meta, bool resume, 
          * kill before the new journal is written must not leave the old counts describing it. */
         remove_stale(w->journal_path);
         if ((w->file = create_tmp_file(w->tmp_path)) < 0) {
-            schema_fail(err, w->tmp_path, "cannot create the file");
+            create_fail(err, w->tmp_path);
             goto fail;
         }
         if (write_meta(w, meta, err) < 0 || create_layout(w, err) < 0)
@@ -923,9 +937,10 @@ static int write_compact_copy(DatasetWriter *w, const char *part, const char *cl
 {
     static const char *const groups[] = {"/games", "/positions", "/policy"};
     int rc = -1;
+    errno = 0;
     hid_t dst = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (dst < 0) {
-        schema_fail(err, part, "cannot create the file");
+        create_fail(err, part);
         goto cleanup;
     }
     hsize_t idx = 0;

@@ -59,6 +59,7 @@ struct Mcts {
     bool module_moves;
     bool tables_vary;
     bool root_noised;
+    uint64_t truncated_searches; /* searches cut short by a full arena, since creation */
     /* Identity of the tree's root: the position of the last search, then the moves played. */
     uint64_t root_key;
     int root_hist_len;
@@ -121,6 +122,11 @@ Mcts *mcts_create(const Variant *v, const Evaluator *e, const SearchParams *p)
     m->tables_vary = variant_tables_vary(v);
     reset_tree(m);
     return m;
+}
+
+uint64_t mcts_truncated_searches(const Mcts *m)
+{
+    return m->truncated_searches;
 }
 
 void mcts_free(Mcts *m)
@@ -702,6 +708,7 @@ int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
     while (done < m->p->playouts && !m->nodes[0].proven) {
         if (playout(m, pos) != PLAYOUT_OK) {
             out->truncated = true;
+            m->truncated_searches++;
             break;
         }
         done++;

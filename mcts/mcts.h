@@ -31,6 +31,13 @@ typedef struct SearchResult {
 Mcts *mcts_create(const Variant *v, const Evaluator *e, const SearchParams *p);
 void mcts_free(Mcts *m);
 
+/* Arena bytes per node: the 24-byte node and its 4 bytes of compaction scratch. */
+enum { MCTS_NODE_BYTES = 28 };
+
+/* Searches since mcts_create that stopped early because the arena was full (SearchResult
+ * truncated): the caller warns, since the limit is a user option (arena_nodes). */
+uint64_t mcts_truncated_searches(const Mcts *m);
+
 /* Forgets the tree (new game). No allocation: the arena is reused. */
 void mcts_reset(Mcts *m);
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds with warnings as errors, runs the test
-# suite, builds the MPI variant and runs its 2-rank test, then builds again with AddressSanitizer +
-# UndefinedBehaviorSanitizer and runs the suite again.
+# suite, builds the MPI variant and runs its 2-rank test, runs threaded self-play under
+# ThreadSanitizer (clang), then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and
+# runs the suite again.
 # Slow checks (label "slow") are left to scripts/bench/slow-tests.sh.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,6 +18,12 @@ echo "== MPI build: selfplay under mpirun, the 2-rank test (docs/cluster.md)"
 cmake -S "$root" -B "$root/build-mpi" -DCMAKE_BUILD_TYPE=Release -DXQLAB_WERROR=ON -DXQLAB_WITH_MPI=ON >/dev/null
 cmake --build "$root/build-mpi" -j"$jobs" --target xqlab xq_h5zstd
 ctest --test-dir "$root/build-mpi" --output-on-failure -L mpi
+
+echo "== ThreadSanitizer build (clang + LLVM libomp): threaded self-play, tune and match"
+cmake -S "$root" -B "$root/build-tsan" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DXQLAB_WERROR=ON -DXQLAB_TSAN=ON >/dev/null
+cmake --build "$root/build-tsan" -j"$jobs" --target xqlab xq_h5zstd
+ctest --test-dir "$root/build-tsan" --output-on-failure -L tsan
 
 echo "== ASan + UBSan build"
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQLAB_WERROR=ON \

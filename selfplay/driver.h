@@ -50,6 +50,7 @@ typedef struct SelfplayReport {
     double wall_seconds;
     double write_seconds;       /* time the writer spent in dataset calls */
     uint64_t playouts;          /* new playouts summed over all searches of this run */
+    uint64_t truncated_searches; /* searches that filled the arena (arena_nodes) and stopped early */
 } SelfplayReport;
 
 /* Plays the games [first_game + resumed, first_game + games), adding each to *totals (in game

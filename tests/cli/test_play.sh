@@ -46,6 +46,16 @@ expect_run leaves-general-attacked 1 "xqlab play: move 1: 'e0d0': leaves the own
     --fen '3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1' --moves 'e0d0'
 expect_run after-end 1 "xqlab play: move 10: 'a7b7': the game already ended after ply 9: win for black (perpetual chase)" -- \
     --fen "$CHASE_FEN" --moves "$CHASE_MOVES a7b7"
+# A reveal without the drawn identity is a chance move: it used to be played and lost the piece.
+expect_run undrawn-reveal 1 "xqlab play: move 1: 'a0a1': a reveal must name the identity turned up (e.g. a0a1R, c3c3n)" -- \
+    -v jieqi --moves 'a0a1'
+expect_run undrawn-reveal-mark 1 "xqlab play: move 1: 'e3e4?': a reveal must name the identity turned up (e.g. a0a1R, c3c3n)" -- \
+    -v jieqi --moves 'e3e4?'
+expect_run drawn-reveal 0 'fen: xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/R8/1XXXKXXXX b - - 1 1 [hidden:A2B2N2R1C2P5a2b2n2r2c2p5]' -- \
+    -v jieqi --moves 'a0a1R'
+# Face-down pieces with no [hidden:] field have no identities to draw (found by fuzz_fen).
+expect_run hidden-no-pool 2 "xqlab play: --fen: [hidden:-]: fewer unrevealed identities than face-down pieces of red" -- \
+    -v jieqi --fen 'xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1'
 expect_run unknown-option 2 "xqlab play: unknown option '--frobnicate' (xqlab play --help lists them)" -- --frobnicate
 expect_run missing-value 2 'xqlab play: --moves needs a value' -- --moves
 expect_run help 0 '' -- --help
