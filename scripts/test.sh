@@ -20,8 +20,9 @@ cmake --build "$root/build-mpi" -j"$jobs" --target xqlab xq_h5zstd
 ctest --test-dir "$root/build-mpi" --output-on-failure -L mpi
 
 echo "== ThreadSanitizer build (clang + LLVM libomp): threaded self-play, tune and match"
+# Warnings are errors in the gcc builds above; clang's own extra warnings do not fail the race check.
 cmake -S "$root" -B "$root/build-tsan" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DXQLAB_WERROR=ON -DXQLAB_TSAN=ON >/dev/null
+  -DXQLAB_WERROR=OFF -DXQLAB_TSAN=ON >/dev/null
 cmake --build "$root/build-tsan" -j"$jobs" --target xqlab xq_h5zstd
 ctest --test-dir "$root/build-tsan" --output-on-failure -L tsan
 
