@@ -4,6 +4,8 @@
  * slow, -DXQ_SLOW) 10,000 (plus the same hand cases). Expected moves are derived by hand from RULES.md. */
 #include "test_util.h"
 
+#include "random_play.h"
+
 #include "ini.h"
 #include "perft.h"
 #include "rng.h"
@@ -528,96 +530,11 @@ static void tigers_double_capture_undo(void **state)
     variant_free(v);
 }
 
-/* ---- random play: invariants and game ends --------------------------------------------------- */
-
-typedef struct Snapshot {
-    unsigned char head[offsetof(Position, hist)];
-} Snapshot;
-
-static Snapshot snaps[GAME_PLY_CAP];
-static Move played[GAME_PLY_CAP];
-static Undo undos[GAME_PLY_CAP];
-
-static void check_fen_round_trip(const Position *p)
-{
-    char a[512], b[512];
-    XqError err;
-    pos_get_fen(p, a, sizeof a);
-    if (pos_set_fen(&pos2, p->v, a, &err) != 0)
-        fail_msg("written FEN '%s' is rejected: %s", a, err.message);
-    pos_get_fen(&pos2, b, sizeof b);
-    if (strcmp(a, b) != 0)
-        fail_msg("FEN '%s' reads back as '%s'", a, b);
-    if (pos2.key != p->key || pos2.in_check != p->in_check)
-        fail_msg("FEN '%s' reads back with a different key or check flag", a);
-}
-
-/* Plays random legal moves until the rules end the game (or the cap), checking the key, the
- * lists, legality, the check flag, notation and (sometimes) the FEN round trip after every move;
- * then undoes the game checking each undo restores the position byte for byte. Returns the
- * termination (TERM_LENGTH_CAP if the cap was hit). */
-static Termination random_game(Position *p, Rng *rng, bool fen_every_ply, int *plies)
-{
-    char msg[256];
-    int n = 0;
-    Termination end = TERM_LENGTH_CAP;
-    for (; n < GAME_PLY_CAP; n++) {
-        MoveList list;
-        int legal = pos_generate_legal(p, &list);
-        if (legal != pos_count_legal(p))
-            fail_msg("generate and count disagree");
-        GameStatus st = pos_game_status_n(p, legal);
-        if (st.result != RESULT_NONE) {
-            end = st.reason;
-            break;
-        }
-        Move m = list.moves[rng_below(rng, (uint32_t)legal)];
-        char text[16], why[128];
-        move_to_iccs(p->v, m, text);
-        if (move_parse(p, text, why, sizeof why) != m)
-            fail_msg("ply %d: '%s' does not parse back: %s", n, text, why);
-        memcpy(snaps[n].head, p, sizeof snaps[n].head);
-        played[n] = m;
-        pos_do_move(p, m, &undos[n]);
-        if (p->key != pos_compute_key(p))
-            fail_msg("ply %d (%s): incremental key differs from the recomputed key", n, text);
-        if (pos_validate(p, msg, sizeof msg) != 0)
-            fail_msg("ply %d: %s", n, msg);
-        if (pos_royal_attacked(p, XQ_OTHER(p->side)))
-            fail_msg("ply %d (%s): a legal move left the mover's general attacked", n, text);
-        if (p->in_check != pos_royal_attacked(p, p->side))
-            fail_msg("ply %d: in_check flag is wrong", n);
-        if (fen_every_ply)
-            check_fen_round_trip(p);
-    }
-    check_fen_round_trip(p);
-    for (int i = n - 1; i >= 0; i--) {
-        pos_undo_move(p, played[i], &undos[i]);
-        if (memcmp(p, snaps[i].head, sizeof snaps[i].head) != 0)
-            fail_msg("undo of ply %d does not restore the position byte for byte", i);
-    }
-    *plies = n;
-    return end;
-}
+/* ---- random play: invariants and game ends (tests/random_play.c) -------------------------- */
 
 static void random_games(const char *name)
 {
-    Variant *v = test_load_variant(name);
-    Rng rng;
-    rng_init(&rng, 20261130);
-    int by_rules = 0;
-    long plies = 0;
-    for (int g = 0; g < RANDOM_GAMES; g++) {
-        pos_init_start(&pos, v);
-        int n;
-        Termination t = random_game(&pos, &rng, g % 16 == 0, &n);
-        by_rules += t != TERM_LENGTH_CAP;
-        plies += n;
-    }
-    /* Games end by the rules (mate, stalemate, repetition, move limit), not by the cap. */
-    assert_int_equal(by_rules, RANDOM_GAMES);
-    assert_true(plies > (long)RANDOM_GAMES * 20);
-    variant_free(v);
+    random_play_games(name, RANDOM_GAMES, GAME_PLY_CAP, 20261130);
 }
 
 static void sniper_random(void **state) { (void)state; random_games("sniper"); }
