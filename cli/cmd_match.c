@@ -1,6 +1,5 @@
 /* cmd_match.c - `xqlab match`: two players, colour-swapped game pairs, A's score. */
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +9,6 @@
 #include "match.h"
 #include "search_options.h"
 #include "status.h"
-
-static atomic_bool stop_requested;
-
-static void on_signal(int sig)
-{
-    atomic_store(&stop_requested, true);
-    signal(sig, SIG_DFL);
-}
 
 static void usage(FILE *out)
 {
@@ -145,16 +136,13 @@ int cmd_match(int argc, char **argv)
         .opening_plies = (int)opening,
         .max_plies = sa.params.max_plies,
         .progress = !quiet,
-        .stop = &stop_requested,
+        .stop = cli_stop_flag(),
         .sprt = use_sprt ? &sprt : NULL,
     };
-    atomic_store(&stop_requested, false);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    cli_stop_signals_catch();
     MatchTotals t;
     int rc = match_run(&o, &t, &err);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    cli_stop_signals_release();
     if (rc < 0) {
         status = cli_report("match", &err);
         goto cleanup;

@@ -1,6 +1,5 @@
 /* cmd_selfplay.c - `xqlab selfplay`: a batch of self-play games into an HDF5 dataset, with
  * progress, a balance summary, clean interruption and --resume. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +14,6 @@
 #ifdef XQLAB_WITH_MPI
 #include "selfplay_mpi.h"
 #endif
-
-static atomic_bool stop_requested;
-
-static void on_signal(int sig)
-{
-    atomic_store(&stop_requested, true);
-    /* A second signal of the same kind ends the process the usual way. */
-    signal(sig, SIG_DFL);
-}
 
 static void usage(FILE *out)
 {
@@ -319,7 +309,7 @@ int cmd_selfplay(int argc, char **argv)
     o.command_line = command_line;
     o.log_interval = log_interval;
     o.flush_games = (int)flush_games;
-    o.stop = &stop_requested;
+    o.stop = cli_stop_flag();
     o.paired_deals = paired_deals;
     if (!progress)
         o.progress = isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_LOG;
@@ -345,10 +335,7 @@ int cmd_selfplay(int argc, char **argv)
     if (already_complete)
         fprintf(stderr, "xqlab selfplay: %s is already complete; nothing to play\n", out);
     if (!already_complete || mpi_active) {
-        atomic_store(&stop_requested, false);
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
-        signal(SIGUSR1, on_signal);
+        cli_stop_signals_catch();
 #ifdef XQLAB_WITH_MPI
         if (mpi.active)
             rc = selfplay_mpi_run(&mpi, &o, (uint64_t)games, already_complete, index_out, command_line,
@@ -356,9 +343,7 @@ int cmd_selfplay(int argc, char **argv)
         else
 #endif
             rc = selfplay_run(&o, &totals, &report, &err);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGUSR1, SIG_DFL);
+        cli_stop_signals_release();
     }
     if (rc < 0) {
         status = cli_report("selfplay", &err);

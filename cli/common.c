@@ -2,6 +2,7 @@
 #include "common.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,35 @@ int cli_parse_double(const char *cmd, const char *option, const char *text, doub
 bool cli_is_help(const char *arg)
 {
     return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+/* A signal handler can only reach static storage: the one flag of the process. */
+static atomic_bool stop_requested;
+
+static void on_stop_signal(int sig)
+{
+    atomic_store(&stop_requested, true);
+    signal(sig, SIG_DFL);
+}
+
+const atomic_bool *cli_stop_flag(void)
+{
+    return &stop_requested;
+}
+
+void cli_stop_signals_catch(void)
+{
+    atomic_store(&stop_requested, false);
+    signal(SIGINT, on_stop_signal);
+    signal(SIGTERM, on_stop_signal);
+    signal(SIGUSR1, on_stop_signal);
+}
+
+void cli_stop_signals_release(void)
+{
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGUSR1, SIG_DFL);
 }
 
 double cli_now(void)

@@ -3,6 +3,7 @@
 #ifndef XQ_CLI_COMMON_H
 #define XQ_CLI_COMMON_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +45,14 @@ int cli_parse_double(const char *cmd, const char *option, const char *text, doub
 
 /* True if the argument asks for help (-h or --help). */
 bool cli_is_help(const char *arg);
+
+/* Stop requests for long runs (selfplay, match): SIGINT, SIGTERM and SIGUSR1 (Slurm's warning
+ * before the time limit) set the flag; a second signal of the same kind ends the process the
+ * usual way. cli_stop_flag gives the flag to pass to the run; cli_stop_signals_catch clears it
+ * and installs the handlers; cli_stop_signals_release restores the defaults. */
+const atomic_bool *cli_stop_flag(void);
+void cli_stop_signals_catch(void);
+void cli_stop_signals_release(void);
 
 /* Monotonic clock in seconds. */
 double cli_now(void);
