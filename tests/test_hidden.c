@@ -328,6 +328,29 @@ static void hp_loss(void **state)
     free(pos);
 }
 
+/* RULES.md 5 costs: general 30, advisor 10. Red's general takes the black advisor: black 60 -> 50,
+ * play goes on. Red's pawn takes the black general of a seat at 30: 30 - 30 = 0, black loses on
+ * hit points although it still has pieces (the general is not royal in banqi-hp). */
+static void hp_costs_by_kind(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi-hp");
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "7p/8/8/Ka5k w - - 0 1 [hidden:-/r/60/60]");
+    play(pos, "a0b0");
+    assert_int_equal(hidden_hp(pos, BLACK), 50);
+    assert_int_equal(hidden_hp(pos, RED), 60);
+    assert_int_equal(status(pos).result, RESULT_NONE);
+    test_set_fen(pos, v, "7p/8/8/Pk5K w - - 0 1 [hidden:-/r/60/30]");
+    play(pos, "a0b0");
+    assert_int_equal(hidden_hp(pos, BLACK), 0);
+    GameStatus st = status(pos);
+    assert_int_equal(st.result, RESULT_RED_WINS);
+    assert_int_equal(st.reason, TERM_HP_LOST);
+    variant_free(v);
+    free(pos);
+}
+
 static void hp_draw_40_flips_do_not_reset(void **state)
 {
     (void)state;
@@ -532,6 +555,50 @@ static void jieqi_move_limit_and_check(void **state)
     free(pos);
 }
 
+/* RULES.md 2: face-up advisors and elephants are not confined. Red advisor e4 steps to d5 across
+ * the river; elephant c4 goes to e6 (eye d5 empty) but not to a6 (eye b5 holds a black pawn). The
+ * black general stands on d9 so that the advisor leaving the e-file exposes nothing. */
+static void jieqi_revealed_pieces_unconfined(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi");
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "3k5/9/9/9/1p7/2B1A4/9/9/9/4K4 w - - 0 1 [hidden:-]");
+    assert_true(legal(pos, "e4d5"));
+    assert_true(legal(pos, "e4f3"));
+    assert_true(legal(pos, "c4e6"));
+    assert_false(legal(pos, "c4a6"));
+    variant_free(v);
+    free(pos);
+}
+
+/* RULES.md 2: a face-down piece on a0 moves as a chariot (a0a5) and is revealed; the pool holds
+ * only a pawn, so it turns up a pawn on a5, Red's enemy half, and keeps pawn rules from there:
+ * forward and sideways, never back. The pool is then empty. */
+static void jieqi_revealed_pawn_keeps_pawn_rules(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi");
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "3k5/9/9/9/9/9/9/9/9/X3K4 w - - 0 1 [hidden:P1]");
+    char why[128];
+    Move m = move_parse(pos, "a0a5", why, sizeof why);
+    assert_int_not_equal(m, XQ_MOVE_NONE);
+    assert_true(hidden_is_chance(pos, m));
+    Move out[HIDDEN_MAX_OUTCOMES];
+    double prob[HIDDEN_MAX_OUTCOMES];
+    assert_int_equal(hidden_outcomes(pos, m, out, prob), 1); /* only the pawn */
+    assert_true(prob[0] == 1.0);
+    play(pos, "a0a5P");
+    assert_int_equal(hidden_pool_total(pos, RED), 0);
+    play(pos, "d9d8");
+    assert_true(legal(pos, "a5a6"));
+    assert_true(legal(pos, "a5b5"));
+    assert_false(legal(pos, "a5a4"));
+    variant_free(v);
+    free(pos);
+}
+
 static void jieqi_pool_fen_round_trip(void **state)
 {
     (void)state;
@@ -630,6 +697,46 @@ static void folk_pieces_unconfined(void **state)
     assert_false(legal(pos, "e3d3"));
     assert_true(legal(pos, "e3e4"));
     assert_true(legal(pos, "c6b6"));
+    variant_free(v);
+    free(pos);
+}
+
+/* RULES.md 3: South's first reveal is red, so South plays red. North then moves a face-down piece
+ * of its half (i9, a chariot point) and turns up a red chariot: it belongs to South (side 0), who
+ * may move it at once; North gains nothing from it. */
+static void folk_south_red_and_pieces_change_hands(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi-folk");
+    Position *pos = new_pos();
+    pos_init_start(pos, v);
+    play(pos, "a3a4P");
+    assert_int_equal(hidden_seat_colour(pos, RED), RED);
+    assert_int_equal(hidden_seat_colour(pos, BLACK), BLACK);
+    play(pos, "i9i8R");
+    assert_int_equal(XQ_PIECE_SIDE(pos->board[variant_point(v, 8, 8)]), RED);
+    assert_true(legal(pos, "i8h8"));    /* South moves the chariot North turned up */
+    assert_int_equal(hidden_pool_total(pos, RED) + hidden_pool_total(pos, BLACK), 30);
+    variant_free(v);
+    free(pos);
+}
+
+/* RULES.md 3: a pawn moves forward for its owner until it has crossed the river, then sideways
+ * too, never back. South is red: North's (black) pawn on e4 has crossed (down, sideways, not up);
+ * its pawn on e6 has not (only down). */
+static void folk_pawn_direction_by_owner(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi-folk");
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "k8/9/9/4p4/9/4p4/9/9/9/K8 b - - 0 1 [hidden:-/r]");
+    assert_true(legal(pos, "e4e3"));
+    assert_true(legal(pos, "e4d4"));
+    assert_true(legal(pos, "e4f4"));
+    assert_false(legal(pos, "e4e5"));
+    assert_true(legal(pos, "e6e5"));
+    assert_false(legal(pos, "e6d6"));
+    assert_false(legal(pos, "e6e7"));
     variant_free(v);
     free(pos);
 }
@@ -833,6 +940,7 @@ int main(void)
         cmocka_unit_test(hp_cannon_never_moves_takes_face_down),
         cmocka_unit_test(hp_capture_table),
         cmocka_unit_test(hp_loss),
+        cmocka_unit_test(hp_costs_by_kind),
         cmocka_unit_test(hp_draw_40_flips_do_not_reset),
         cmocka_unit_test(hp_perpetual_chase_loses),
         cmocka_unit_test(hp_show_start_and_colour_swap),
@@ -842,12 +950,16 @@ int main(void)
         cmocka_unit_test(jieqi_cannon_over_face_down_and_capture_unseen),
         cmocka_unit_test(jieqi_capture_knowledge_both),
         cmocka_unit_test(jieqi_move_limit_and_check),
+        cmocka_unit_test(jieqi_revealed_pieces_unconfined),
+        cmocka_unit_test(jieqi_revealed_pawn_keeps_pawn_rules),
         cmocka_unit_test(jieqi_pool_fen_round_trip),
         cmocka_unit_test(folk_perft_and_colour),
         cmocka_unit_test(folk_face_down_not_capturable),
         cmocka_unit_test(folk_face_down_capture_stands),
         cmocka_unit_test(folk_capture_general_wins_no_check),
         cmocka_unit_test(folk_pieces_unconfined),
+        cmocka_unit_test(folk_south_red_and_pieces_change_hands),
+        cmocka_unit_test(folk_pawn_direction_by_owner),
         cmocka_unit_test(folk_limit_reset_by_reveal),
         cmocka_unit_test(chance_root_value_converges),
         cmocka_unit_test(search_banqi),
