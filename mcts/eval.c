@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hidden.h"
 #include "ini.h"
 #include "walk.h"
 
@@ -142,6 +143,7 @@ static void rebuild(Evaluator *e)
     memset(e->value, 0, sizeof e->value);
     memset(e->holding_weight, 0, sizeof e->holding_weight);
     e->pressure_weight = e->in_check_weight = e->side_weight = 0;
+    e->hidden_weight = 0;
     for (int i = 0; i < e->nfeatures; i++) {
         const Feature *f = &e->features[i];
         double w = e->weights[i];
@@ -173,6 +175,9 @@ static void rebuild(Evaluator *e)
         case FEAT_HOLDING:
             e->holding_weight[f->holding] = w;
             break;
+        case FEAT_HIDDEN:
+            e->hidden_weight = w;
+            break;
         }
     }
     /* A kind whose moves carry no weight is skipped by the score (not by eval_features). */
@@ -181,16 +186,58 @@ static void rebuild(Evaluator *e)
 }
 
 /* Default weights: material from the variant's piece values, a holding at its module's share
- * of the kind's value, everything else 0. */
+ * of the kind's value, the expected material of face-down pieces at 1 (it is already in piece
+ * values; the face-down kind's own material weight is then 0, so a face-down piece is worth
+ * what its pool is worth now rather than the fixed value of the variant file), everything
+ * else 0. */
 static void default_weights(Evaluator *e)
 {
+    const Variant *v = e->v;
     for (int i = 0; i < e->nfeatures; i++) {
         const Feature *f = &e->features[i];
-        double value = f->kind >= 0 ? e->v->kinds[f->kind].value : 0;
+        double value = f->kind >= 0 ? v->kinds[f->kind].value : 0;
+        if (f->type == FEAT_MATERIAL && hidden_on(v) && f->kind == v->hidden.hidden_kind)
+            value = 0;
         e->weights[i] = f->type == FEAT_MATERIAL  ? value
                         : f->type == FEAT_HOLDING ? value * e->holdings[f->holding].worth
+                        : f->type == FEAT_HIDDEN  ? 1
                                                   : 0;
     }
+}
+
+double eval_hidden_expected(const Position *pos)
+{
+    const Variant *v = pos->v;
+    if (!hidden_on(v))
+        return 0;
+    /* Every unrevealed identity is equally likely (hidden.h), so a face-down piece of colour c is
+     * worth the mean value of c's pool. */
+    double sum[2] = {0, 0};
+    int n[2] = {0, 0};
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < HIDDEN_POOL_KINDS && k < v->nkinds; k++) {
+            int m = hidden_pool(pos, (Side)c, k);
+            n[c] += m;
+            sum[c] += m * v->kinds[k].value;
+        }
+    if (v->hidden.mode == HIDDEN_JIEQI) {
+        /* RULES.md 2: a seat's face-down pieces are its own colour. */
+        double out = 0;
+        for (int s = 0; s < 2; s++) {
+            int down = 0;
+            for (int i = 0; i < pos->count[s]; i++)
+                down += hidden_is_down(v, pos->board[pos->list[s][i]]);
+            if (n[s])
+                out += (s == RED ? 1 : -1) * down * sum[s] / n[s];
+        }
+        return out;
+    }
+    /* RULES.md 3, 4, 5: one shared pool; a face-down piece turns up either colour and then
+     * belongs to that colour's seat. Before the first reveal assigns colours: 0. */
+    int c0 = hidden_seat_colour(pos, RED);
+    if (c0 < 0 || n[0] + n[1] == 0)
+        return 0;
+    return hidden_down_count(pos) * (sum[c0] - sum[1 - c0]) / (n[0] + n[1]);
 }
 
 static int find_feature(const Evaluator *e, const char *name)
@@ -306,6 +353,9 @@ static int build_features(Evaluator *e, XqError *err)
         if (rc == 0)
             e->features[e->nfeatures - 1].holding = h;
     }
+    /* After every other feature, so their indices and names stay as they were. */
+    if (rc == 0 && hidden_on(v))
+        rc = add_feature(e, FEAT_HIDDEN, -1, -1, false, "hidden.expected_material");
     if (rc != 0)
         set_error(err, v->name, 0, "too many evaluation features for this variant");
     return rc;
@@ -397,6 +447,8 @@ void eval_features(const Evaluator *e, Position *pos, float *out)
         else if (f->type == FEAT_HOLDING)
             out[i] = (float)(pos_held(pos, RED, &e->holdings[f->holding]) -
                              pos_held(pos, BLACK, &e->holdings[f->holding]));
+        else if (f->type == FEAT_HIDDEN)
+            out[i] = (float)eval_hidden_expected(pos);
     }
     for (int s = 0; s < 2; s++) {
         float sign = s == RED ? 1.0f : -1.0f;
@@ -453,6 +505,8 @@ double eval_score_red_with_pst(const Evaluator *e, const Position *pos, double p
     score += pos->side == RED ? e->side_weight : -e->side_weight;
     if (e->nholdings)
         score += eval_holdings_red(e, pos);
+    if (e->hidden_weight != 0)
+        score += e->hidden_weight * eval_hidden_expected(pos);
     return score;
 }
 

@@ -13,6 +13,7 @@ typedef enum {
     FEAT_IN_CHECK,  /* the side to move is in check */
     FEAT_SIDE,      /* the side to move (tempo) */
     FEAT_HOLDING,   /* pieces of a kind a rule module keeps off the board (camp, reserve) */
+    FEAT_HIDDEN,    /* expected material of the face-down pieces from the public pools */
 } FeatureType;
 
 typedef struct Feature {
@@ -41,6 +42,9 @@ struct Evaluator {
     int nholdings;
     Holding holdings[XQ_MAX_HOLDINGS];
     double holding_weight[XQ_MAX_HOLDINGS];
+    /* Hidden-piece rule sets: weight of the expected material of the face-down pieces (0 for
+     * the others, which have no such feature). */
+    double hidden_weight;
     /* Points next to a royal piece of side s standing on p (the royal point included). */
     PointSet near[2][XQ_MAX_POINTS];
 };
@@ -58,10 +62,17 @@ static inline double eval_holdings_red(const Evaluator *e, const Position *pos)
     return sum;
 }
 
-/* Material part of the score, Red's view: the piece-square sum and the off-board holdings. */
+/* Expected material of the face-down pieces, seat 0 minus seat 1, in the variant's piece values,
+ * from the public pools (RULES.md Conventions "Hidden pieces"; 0 without face-down pieces). */
+double eval_hidden_expected(const Position *pos);
+
+/* Material part of the score, Red's view: the piece-square sum, the off-board holdings and the
+ * expected value of the face-down pieces. */
 static inline double eval_material_red(const Evaluator *e, const Position *pos)
 {
     double sum = eval_pst_sum(e, pos);
+    if (e->hidden_weight != 0)
+        sum += e->hidden_weight * eval_hidden_expected(pos);
     return e->nholdings ? sum + eval_holdings_red(e, pos) : sum;
 }
 

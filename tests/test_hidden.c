@@ -9,6 +9,7 @@
 
 #include "hidden.h"
 #include "ini.h"
+#include "eval_private.h"
 #include "mcts.h"
 #include "perft.h"
 #include "status.h"
@@ -756,6 +757,68 @@ static void folk_limit_reset_by_reveal(void **state)
     free(pos);
 }
 
+/* ---- evaluation ------------------------------------------------------------------------------ */
+
+/* Index of a feature by name, or fails. */
+static int feature_index(const Evaluator *e, const char *name)
+{
+    for (int i = 0; i < eval_feature_count(e); i++)
+        if (!strcmp(eval_feature_name(e, i), name))
+            return i;
+    fail_msg("no feature %s", name);
+    return -1;
+}
+
+/* Expected material of face-down pieces from the public pools, in the variant file's values.
+ * jieqi (values A 2, B 2.5, N 4, R 9, C 4.5, P 1): Red's one face-down piece is R or P, mean
+ * (9 + 1) / 2 = 5; Black's is a or c, (2 + 4.5) / 2 = 3.25; seat 0 minus seat 1 = 1.75. The
+ * start is symmetric: 0. banqi (K 6, P 1): two face-down pieces, shared pool {K, p}: each is
+ * +6 or -1 for a red seat 0 with probability 1/2, 2 x 5 / 2 = 5; seat 0 black: -5; colours
+ * unassigned: 0. The default weights price it at 1 and the face-down kind's material at 0. */
+static void eval_expected_hidden_material(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi");
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "x2k5/9/9/9/9/9/9/9/9/X3K4 w - - 0 1 [hidden:R1P1a1c1]");
+    assert_true(fabs(eval_hidden_expected(pos) - 1.75) < 1e-12);
+    XqError err;
+    Evaluator *e = eval_create(v, NULL, &err);
+    assert_non_null(e);
+    int fi = feature_index(e, "hidden.expected_material");
+    assert_int_equal(fi, eval_feature_count(e) - 1); /* after every older feature */
+    assert_true(eval_weight(e, fi) == 1.0);
+    assert_true(eval_weight(e, feature_index(e, "material.hidden")) == 0.0);
+    float *x = calloc((size_t)eval_feature_count(e), sizeof *x);
+    assert_non_null(x);
+    eval_features(e, pos, x);
+    assert_true(fabsf(x[fi] - 1.75f) < 1e-6f);
+    free(x);
+    eval_free(e);
+    pos_init_start(pos, v);
+    assert_true(fabs(eval_hidden_expected(pos)) < 1e-12);
+    variant_free(v);
+
+    v = test_load_variant("banqi");
+    test_set_fen(pos, v, "XX6/8/8/R6k w - - 0 1 [hidden:K1p1/r]");
+    assert_true(fabs(eval_hidden_expected(pos) - 5.0) < 1e-12);
+    test_set_fen(pos, v, "XX6/8/8/R6k w - - 0 1 [hidden:K1p1/b]");
+    assert_true(fabs(eval_hidden_expected(pos) + 5.0) < 1e-12);
+    pos_init_start(pos, v);
+    assert_true(eval_hidden_expected(pos) == 0.0);
+    variant_free(v);
+
+    /* Other rule sets have no such feature. */
+    v = test_load_variant("xiangqi");
+    e = eval_create(v, NULL, &err);
+    assert_non_null(e);
+    for (int i = 0; i < eval_feature_count(e); i++)
+        assert_string_not_equal(eval_feature_name(e, i), "hidden.expected_material");
+    eval_free(e);
+    variant_free(v);
+    free(pos);
+}
+
 /* ---- chance nodes --------------------------------------------------------------------------- */
 
 /* Banqi rules on a 2x1 board: black general a0, one face-down piece b0 whose pool holds one red
@@ -961,6 +1024,7 @@ int main(void)
         cmocka_unit_test(folk_south_red_and_pieces_change_hands),
         cmocka_unit_test(folk_pawn_direction_by_owner),
         cmocka_unit_test(folk_limit_reset_by_reveal),
+        cmocka_unit_test(eval_expected_hidden_material),
         cmocka_unit_test(chance_root_value_converges),
         cmocka_unit_test(search_banqi),
         cmocka_unit_test(search_banqi_hp),
