@@ -56,6 +56,15 @@ for sig in KILL INT; do
   $compare "$dir/ref.h5" "$out" || fail "resumed run after SIG$sig differs from the reference"
 done
 
+# Hidden pieces: the summary of a finished file (read back: seat colours, swap flags and deals
+# stored per game) repeats the seat, colour and paired-deal lines of the run that wrote it.
+$xqlab selfplay -v banqi --paired-deals -n 6 --playouts 8 --seed 4 --progress quiet -o "$dir/bq.h5" \
+    | grep -E '^(by colour|paired deals)' >"$dir/bq.run" || fail "banqi paired run"
+$xqlab selfplay -v banqi --paired-deals -n 6 --playouts 8 --seed 4 --progress quiet -o "$dir/bq.h5" \
+    --resume-if-present 2>/dev/null | grep -E '^(by colour|paired deals)' >"$dir/bq.file"
+[ "$(wc -l <"$dir/bq.run")" -eq 2 ] || fail "banqi run summary lacks the colour / pair lines"
+cmp -s "$dir/bq.run" "$dir/bq.file" || fail "summary from the finished banqi file differs from the run's"
+
 # Usage errors and refusals.
 $xqlab selfplay $common -n 2 -o "$dir/ref.h5" >/dev/null 2>&1; [ $? -eq 1 ] || fail "existing output not refused"
 $xqlab selfplay $common -n 0 >/dev/null 2>&1; [ $? -eq 2 ] || fail "-n 0 not a usage error"
