@@ -293,7 +293,7 @@ static int copy_column(hid_t out, const char *out_path, Column c, const Source *
                        uint64_t total, hid_t dcpl, hid_t ftype, XqError *err)
 {
     const ColumnSpec *spec = &SCHEMA_COLUMNS[c];
-    int width = schema_width(c, npoints), rank = spec->per_point || spec->fixed_width > 0 ? 2 : 1;
+    int width = schema_width(c, npoints), rank = schema_is_2d(c) ? 2 : 1;
     int cls = rebase_class(c);
     hsize_t chunk[2] = {1, 1};
     if (H5Pget_chunk(dcpl, 2, chunk) < 1 || chunk[0] == 0)
@@ -381,7 +381,7 @@ static int virtual_column(hid_t out, const char *out_path, Column c, const Sourc
                           uint64_t total, hid_t ftype, XqError *err)
 {
     const ColumnSpec *spec = &SCHEMA_COLUMNS[c];
-    int width = schema_width(c, npoints), rank = spec->per_point || spec->fixed_width > 0 ? 2 : 1;
+    int width = schema_width(c, npoints), rank = schema_is_2d(c) ? 2 : 1;
     int rc = -1;
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), space = -1, vspace = -1, sspace = -1, dset = -1;
     hsize_t dims[2] = {total, (hsize_t)width};

@@ -44,7 +44,7 @@ const ColumnSpec SCHEMA_COLUMNS[NCOLUMNS] = {
         "rows in /policy of this position (children with visits > 0)"},
     [C_POS_MODULE] = {"/positions/module", LEN_POSITIONS, T_U8, false,
         "rule-module state bytes of the position (core/module.h; hidden pieces: pools, seat "
-        "colour, hit points); zero for rule sets without modules", XQ_MOD_STATE, 2},
+        "colour, hit points); zero for rule sets without modules"},
     [C_GAME_SEED] = {"/games/seed", LEN_GAMES, T_U64, false,
         "seed of the game"},
     [C_GAME_RESULT] = {"/games/result", LEN_GAMES, T_I8, false,
@@ -73,26 +73,42 @@ const ColumnSpec SCHEMA_COLUMNS[NCOLUMNS] = {
         "1 if resignation was switched off in this game"},
     [C_GAME_DEAL] = {"/games/deal", LEN_GAMES, T_U8, true,
         "hidden pieces: identity dealt to the face-down piece on each point of start_fen, "
-        "(colour << 4) | (kind + 1); 0 where none", 0, 2},
+        "(colour << 4) | (kind + 1); 0 where none"},
     [C_GAME_DEAL_SWAPPED] = {"/games/deal_swapped", LEN_GAMES, T_U8, false,
         "hidden pieces: 1 if the deal is the seat-swapped copy of the previous game's "
-        "(--paired-deals)", 0, 2},
+        "(--paired-deals)"},
     [C_GAME_SEAT_COLOUR] = {"/games/seat_colour", LEN_GAMES, T_I8, false,
         "hidden pieces: colour seat 0 played at the end (0 red, 1 black, -1 never assigned); "
-        "0 for other rule sets", 0, 2},
+        "0 for other rule sets"},
     [C_GAME_INDEX] = {"/games/index", LEN_GAMES, T_U64, false,
         "game index within the run (written last: a row here means the game is complete)"},
 };
 
+int schema_fixed_width(Column c)
+{
+    return c == C_POS_MODULE ? XQ_MOD_STATE : 0;
+}
+
+bool schema_is_2d(Column c)
+{
+    return SCHEMA_COLUMNS[c].per_point || schema_fixed_width(c) > 0;
+}
+
 int schema_width(Column c, int npoints)
 {
-    const ColumnSpec *s = &SCHEMA_COLUMNS[c];
-    return s->per_point ? npoints : s->fixed_width > 0 ? s->fixed_width : 1;
+    int fixed = schema_fixed_width(c);
+    return SCHEMA_COLUMNS[c].per_point ? npoints : fixed > 0 ? fixed : 1;
 }
 
 bool schema_column_in(Column c, int version)
 {
-    return SCHEMA_COLUMNS[c].since <= version;
+    /* Format 2 added the hidden-piece columns; every other column is in every version. */
+    switch (c) {
+    case C_POS_MODULE: case C_GAME_DEAL: case C_GAME_DEAL_SWAPPED: case C_GAME_SEAT_COLOUR:
+        return version >= 2;
+    default:
+        return true;
+    }
 }
 
 int16_t schema_quantise(float v)
@@ -417,7 +433,7 @@ hid_t schema_open_column(hid_t file, Column c, int npoints, uint64_t *rows, cons
     }
     hsize_t dims[2];
     int rank = H5Sget_simple_extent_ndims(space);
-    int want = spec->per_point || spec->fixed_width > 0 ? 2 : 1;
+    int want = schema_is_2d(c) ? 2 : 1, fixed = schema_fixed_width(c);
     if (rank != want || H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
         schema_fail(err, path, "dataset %s should have rank %d", spec->path, want);
         goto fail;
@@ -427,9 +443,9 @@ hid_t schema_open_column(hid_t file, Column c, int npoints, uint64_t *rows, cons
                     (unsigned long long)dims[1], npoints);
         goto fail;
     }
-    if (spec->fixed_width > 0 && dims[1] != (hsize_t)spec->fixed_width) {
+    if (fixed > 0 && dims[1] != (hsize_t)fixed) {
         schema_fail(err, path, "dataset %s has %llu columns, expected %d", spec->path,
-                    (unsigned long long)dims[1], spec->fixed_width);
+                    (unsigned long long)dims[1], fixed);
         goto fail;
     }
     *rows = dims[0];

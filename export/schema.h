@@ -38,14 +38,18 @@ typedef struct ColumnSpec {
     ColumnType type;
     bool per_point;        /* 2-D: rows x npoints */
     const char *doc;       /* written as the dataset's "description" attribute */
-    int fixed_width;       /* > 0: 2-D with this many columns whatever the board (module state) */
-    int since;             /* first format version with the column; 0 = every version */
 } ColumnSpec;
 
 extern const ColumnSpec SCHEMA_COLUMNS[NCOLUMNS];
 
-/* Elements per row of column c: npoints for a per-point column, its fixed width, or 1. */
+/* Elements per row of column c: npoints for a per-point column, XQ_MOD_STATE for
+ * /positions/module, 1 for the others. */
 int schema_width(Column c, int npoints);
+/* Columns beyond 1 element per row that do not follow the board (/positions/module): their
+ * width, else 0. */
+int schema_fixed_width(Column c);
+/* True if column c is 2-D (per point or of a fixed width). */
+bool schema_is_2d(Column c);
 /* True if files of format `version` hold column c (older files lack the columns added later;
  * readers treat those as zero). */
 bool schema_column_in(Column c, int version);

@@ -118,7 +118,7 @@ static int create_column(DatasetWriter *w, Column c, XqError *err)
     int rc = -1;
     hid_t space = -1, dcpl = -1, ftype = -1;
     int width = schema_width(c, w->npoints);
-    int rank = spec->per_point || spec->fixed_width > 0 ? 2 : 1;
+    int rank = schema_is_2d(c) ? 2 : 1;
     hsize_t dims[2] = {0, (hsize_t)width};
     hsize_t maxdims[2] = {H5S_UNLIMITED, (hsize_t)width};
     size_t rb = row_bytes(w, c);
@@ -848,7 +848,7 @@ static int write_column(DatasetWriter *w, Column c, XqError *err)
     int width = schema_width(c, w->npoints);
     hsize_t dims[2] = {start + n, (hsize_t)width};
     hsize_t off[2] = {start, 0}, cnt[2] = {n, (hsize_t)width};
-    int rank = SCHEMA_COLUMNS[c].per_point || SCHEMA_COLUMNS[c].fixed_width > 0 ? 2 : 1;
+    int rank = schema_is_2d(c) ? 2 : 1;
     if (H5Dset_extent(w->dset[c], dims) < 0 || (fspace = H5Dget_space(w->dset[c])) < 0 ||
         H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, cnt, NULL) < 0 ||
         (mspace = H5Screate_simple(rank, cnt, NULL)) < 0 ||
