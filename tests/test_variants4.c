@@ -5,6 +5,7 @@
 #include "test_util.h"
 
 #include "random_play.h"
+#include "rules_test.h"
 
 #include "ini.h"
 #include "perft.h"
@@ -19,103 +20,6 @@ enum { RANDOM_GAMES = 300 };
 enum { GAME_PLY_CAP = 4000 };
 
 static Position pos, pos2;
-
-/* ---- helpers -------------------------------------------------------------------------------- */
-
-static int compare_strings(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static void sort_words(const char *in, char *out, size_t size)
-{
-    char buf[8192];
-    snprintf(buf, sizeof buf, "%s", in);
-    char *words[512];
-    int n = 0;
-    for (char *w = strtok(buf, " "); w && n < 512; w = strtok(NULL, " "))
-        words[n++] = w;
-    qsort(words, (size_t)n, sizeof *words, compare_strings);
-    size_t len = 0;
-    out[0] = '\0';
-    for (int i = 0; i < n; i++)
-        len += (size_t)snprintf(out + len, len < size ? size - len : 0, "%s%s", i ? " " : "", words[i]);
-}
-
-/* All legal moves in ICCS (with module suffixes), sorted; with `prefix`, only moves starting
- * with it, written without it. */
-static void moves_text(Position *p, const char *prefix, char *out, size_t size)
-{
-    MoveList list;
-    pos_generate_legal(p, &list);
-    char raw[8192] = "";
-    size_t len = 0, pl = prefix ? strlen(prefix) : 0;
-    for (int i = 0; i < list.count; i++) {
-        char m[16];
-        move_to_iccs(p->v, list.moves[i], m);
-        if (prefix && strncmp(m, prefix, pl) != 0)
-            continue;
-        len += (size_t)snprintf(raw + len, sizeof raw - len, "%s ", m + pl);
-    }
-    sort_words(raw, out, size);
-}
-
-static void expect_moves(Position *p, const char *prefix, const char *expected)
-{
-    char got[8192], want[8192];
-    moves_text(p, prefix, got, sizeof got);
-    sort_words(expected, want, sizeof want);
-    if (strcmp(got, want) != 0)
-        fail_msg("moves%s%s: expected '%s', got '%s'", prefix ? " from " : "", prefix ? prefix : "",
-                 want, got);
-}
-
-static bool has_move(Position *p, const char *text)
-{
-    MoveList list;
-    pos_generate_legal(p, &list);
-    for (int i = 0; i < list.count; i++) {
-        char m[16];
-        move_to_iccs(p->v, list.moves[i], m);
-        if (!strcmp(m, text))
-            return true;
-    }
-    return false;
-}
-
-static void expect_fen(const Position *p, const char *want)
-{
-    char got[512];
-    pos_get_fen(p, got, sizeof got);
-    assert_string_equal(got, want);
-}
-
-static Variant *load_text_variant(const char *name, const char *from, const char *to)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/configs/variants/%s.ini", XQ_SOURCE_DIR, name);
-    XqError err;
-    char *text = ini_read_file(path, &err);
-    assert_non_null(text);
-    char *at = strstr(text, from);
-    assert_non_null(at);
-    char buf[16384];
-    snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-    free(text);
-    Variant *v = variant_load_text(buf, name, &err);
-    if (!v)
-        fail_msg("%s", err.message);
-    return v;
-}
-
-static void expect_perft(const char *name, const uint64_t *want, int depth)
-{
-    Variant *v = test_load_variant(name);
-    pos_init_start(&pos, v);
-    for (int d = 1; d <= depth; d++)
-        assert_int_equal(perft(&pos, d), want[d - 1]);
-    variant_free(v);
-}
 
 /* ---- sniper (RULES.md 6) --------------------------------------------------------------------- */
 
