@@ -11,7 +11,7 @@ static const Command COMMANDS[] = {
     {"variants", "list the shipped rule sets, or check a variant file", cmd_variants},
     {"perft", "count the leaves of the legal move tree (move generation check)", cmd_perft},
     {"play", "replay moves from a position and print the FEN and game status", cmd_play},
-    {"bench", "fixed benchmark workloads (perft, selfplay): speed and signature", cmd_bench},
+    {"bench", "fixed benchmark workloads (perft, selfplay, tune): speed and signature", cmd_bench},
     {"inspect", "show what a dataset file holds and its summary", cmd_inspect},
     {"tune", "fit evaluation weights to self-play results; piece values with errors", cmd_tune},
     {"report", "balance card of datasets: score, draws, lengths, special moves, branching", cmd_report},
