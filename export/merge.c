@@ -252,41 +252,6 @@ cleanup:
     return 0;
 }
 
-/* Copies every attribute of `from` to `to` (dataset descriptions, value scales). */
-static herr_t copy_attribute(hid_t from, const char *name, const H5A_info_t *info, void *data)
-{
-    (void)info;
-    hid_t to = *(const hid_t *)data;
-    herr_t rc = -1;
-    hid_t attr = -1, ftype = -1, mtype = -1, space = -1, out = -1;
-    void *buf = NULL;
-    if ((attr = H5Aopen(from, name, H5P_DEFAULT)) < 0 || (ftype = H5Aget_type(attr)) < 0 ||
-        (space = H5Aget_space(attr)) < 0 || (mtype = H5Tget_native_type(ftype, H5T_DIR_ASCEND)) < 0)
-        goto cleanup;
-    hssize_t n = H5Sget_simple_extent_npoints(space);
-    size_t size = H5Tget_size(mtype);
-    if (n < 0 || size == 0 || !(buf = calloc((size_t)(n > 0 ? n : 1), size)) || H5Aread(attr, mtype, buf) < 0)
-        goto cleanup;
-    bool vlen = H5Tis_variable_str(mtype) > 0 || H5Tdetect_class(mtype, H5T_VLEN) > 0;
-    if ((out = H5Acreate2(to, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT)) >= 0 && H5Awrite(out, mtype, buf) >= 0)
-        rc = 0;
-    if (vlen)
-        H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, buf);
-cleanup:
-    free(buf);
-    if (out >= 0)
-        H5Aclose(out);
-    if (mtype >= 0)
-        H5Tclose(mtype);
-    if (space >= 0)
-        H5Sclose(space);
-    if (ftype >= 0)
-        H5Tclose(ftype);
-    if (attr >= 0)
-        H5Aclose(attr);
-    return rc;
-}
-
 /* Column c of the output as a copy: the source rows of every shard in order, read and written in
  * blocks of whole output chunks (so each chunk is compressed once), offsets rebased. */
 static int copy_column(hid_t out, const char *out_path, Column c, const Source *src, int count, int npoints,
@@ -444,7 +409,7 @@ static int write_column(hid_t out, const char *out_path, Column c, const Source 
     rc = -1;
     hsize_t idx = 0;
     if ((dset = H5Dopen2(out, spec->path, H5P_DEFAULT)) < 0 ||
-        H5Aiterate2(in, H5_INDEX_NAME, H5_ITER_INC, &idx, copy_attribute, &dset) < 0) {
+        H5Aiterate2(in, H5_INDEX_NAME, H5_ITER_INC, &idx, schema_copy_attribute, &dset) < 0) {
         schema_fail(err, out_path, "cannot copy the attributes of %s", spec->path);
         goto cleanup;
     }

@@ -498,3 +498,39 @@ void schema_utc_now(char *buf, size_t size)
     else
         snprintf(buf, size, "unknown");
 }
+
+herr_t schema_copy_attribute(hid_t src, const char *name, const H5A_info_t *info, void *data)
+{
+    (void)info;
+    hid_t dst = *(const hid_t *)data;
+    herr_t rc = -1;
+    hid_t attr = -1, ftype = -1, mtype = -1, space = -1, out = -1;
+    void *buf = NULL;
+    if ((attr = H5Aopen(src, name, H5P_DEFAULT)) < 0 || (ftype = H5Aget_type(attr)) < 0 ||
+        (space = H5Aget_space(attr)) < 0 || (mtype = H5Tget_native_type(ftype, H5T_DIR_ASCEND)) < 0)
+        goto cleanup;
+    hssize_t n = H5Sget_simple_extent_npoints(space);
+    size_t size = H5Tget_size(mtype);
+    if (n < 0 || size == 0 || !(buf = calloc((size_t)(n > 0 ? n : 1), size)))
+        goto cleanup;
+    if (H5Aread(attr, mtype, buf) < 0)
+        goto cleanup;
+    bool vlen = H5Tis_variable_str(mtype) > 0 || H5Tdetect_class(mtype, H5T_VLEN) > 0;
+    if ((out = H5Acreate2(dst, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT)) >= 0 && H5Awrite(out, mtype, buf) >= 0)
+        rc = 0;
+    if (vlen)
+        H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, buf);
+cleanup:
+    free(buf);
+    if (out >= 0)
+        H5Aclose(out);
+    if (mtype >= 0)
+        H5Tclose(mtype);
+    if (space >= 0)
+        H5Sclose(space);
+    if (ftype >= 0)
+        H5Tclose(ftype);
+    if (attr >= 0)
+        H5Aclose(attr);
+    return rc;
+}

@@ -99,4 +99,8 @@ int schema_read_rows(hid_t dset, hid_t mtype, uint64_t start, uint64_t count, in
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into buf (at least 24 bytes). */
 void schema_utc_now(char *buf, size_t size);
 
+/* H5Aiterate2 callback: copies attribute `name` of `src` (type, shape and value, variable-length
+ * strings included) to the object whose hid_t `data` points to. */
+herr_t schema_copy_attribute(hid_t src, const char *name, const H5A_info_t *info, void *data);
+
 #endif

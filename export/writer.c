@@ -396,7 +396,6 @@ static int open_columns(DatasetWriter *w, XqError *err)
     return 0;
 }
 
-static herr_t copy_attribute(hid_t src, const char *name, const H5A_info_t *info, void *data);
 static int write_column(DatasetWriter *w, Column c, XqError *err);
 
 /* Replaces PATH.tmp by a fresh file holding rows [0, end) of every column, copied from the open
@@ -423,7 +422,7 @@ static int rebuild(DatasetWriter *w, const uint64_t end[LEN_COUNT], XqError *err
         goto cleanup;
     }
     hsize_t idx = 0;
-    if (H5Aiterate2(old_file, H5_INDEX_NAME, H5_ITER_INC, &idx, copy_attribute, &w->file) < 0) {
+    if (H5Aiterate2(old_file, H5_INDEX_NAME, H5_ITER_INC, &idx, schema_copy_attribute, &w->file) < 0) {
         schema_fail(err, next, "cannot copy the root attributes of %s", w->tmp_path);
         goto cleanup;
     }
@@ -892,43 +891,6 @@ int dsw_flush(DatasetWriter *w, XqError *err)
     return 0;
 }
 
-/* Copies one attribute of the source object to the destination object given in `data`. */
-static herr_t copy_attribute(hid_t src, const char *name, const H5A_info_t *info, void *data)
-{
-    (void)info;
-    hid_t dst = *(const hid_t *)data;
-    herr_t rc = -1;
-    hid_t attr = -1, ftype = -1, mtype = -1, space = -1, out = -1;
-    void *buf = NULL;
-    if ((attr = H5Aopen(src, name, H5P_DEFAULT)) < 0 || (ftype = H5Aget_type(attr)) < 0 ||
-        (space = H5Aget_space(attr)) < 0 || (mtype = H5Tget_native_type(ftype, H5T_DIR_ASCEND)) < 0)
-        goto cleanup;
-    hssize_t n = H5Sget_simple_extent_npoints(space);
-    size_t size = H5Tget_size(mtype);
-    if (n < 0 || size == 0 || !(buf = calloc((size_t)(n > 0 ? n : 1), size)))
-        goto cleanup;
-    if (H5Aread(attr, mtype, buf) < 0)
-        goto cleanup;
-    bool vlen = H5Tis_variable_str(mtype) > 0 || H5Tdetect_class(mtype, H5T_VLEN) > 0;
-    if ((out = H5Acreate2(dst, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT)) >= 0 && H5Awrite(out, mtype, buf) >= 0)
-        rc = 0;
-    if (vlen)
-        H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, buf);
-cleanup:
-    free(buf);
-    if (out >= 0)
-        H5Aclose(out);
-    if (mtype >= 0)
-        H5Tclose(mtype);
-    if (space >= 0)
-        H5Sclose(space);
-    if (ftype >= 0)
-        H5Tclose(ftype);
-    if (attr >= 0)
-        H5Aclose(attr);
-    return rc;
-}
-
 /* Writes the finished file as PATH.part: the root attributes and the three groups copied with
  * H5Ocopy, which moves the compressed chunks as they are. Every flush rewrites the last, partial
  * chunk of each column somewhere new, and HDF5 forgets the space freed that way when the file
@@ -944,7 +906,7 @@ static int write_compact_copy(DatasetWriter *w, const char *part, const char *cl
         goto cleanup;
     }
     hsize_t idx = 0;
-    if (H5Aiterate2(w->file, H5_INDEX_NAME, H5_ITER_INC, &idx, copy_attribute, &dst) < 0) {
+    if (H5Aiterate2(w->file, H5_INDEX_NAME, H5_ITER_INC, &idx, schema_copy_attribute, &dst) < 0) {
         schema_fail(err, part, "cannot copy the root attributes of %s", w->tmp_path);
         goto cleanup;
     }
