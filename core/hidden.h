@@ -40,6 +40,21 @@ static inline uint8_t hidden_code(Side colour, int kind) { return (uint8_t)((col
 static inline Side hidden_code_colour(uint8_t code) { return (Side)((code >> 4) & 1); }
 static inline int hidden_code_kind(uint8_t code) { return (code & 15) - 1; }
 
+/* capture_knowledge = capturer (RULES.md 2): what each seat saw of the face-down pieces it
+ * captured. seen[seat][kind] counts identities of the other seat's colour (jieqi: colours are
+ * seats). The public pools keep those identities (nobody else saw them), so the seat knows the
+ * opponent's face-down pieces exactly: the opponent's pool minus what it saw. */
+typedef struct HiddenKnowledge {
+    uint8_t seen[2][HIDDEN_POOL_KINDS];
+} HiddenKnowledge;
+
+/* A search view (hidden_view_enter): the module bytes and key change it made, for the undo. */
+typedef struct HiddenView {
+    bool on;
+    uint64_t delta;             /* key change, also applied to the history keys */
+    uint8_t module[XQ_MOD_STATE];
+} HiddenView;
+
 /* True if the variant has face-down pieces. */
 static inline bool hidden_on(const Variant *v) { return (v->modules & MOD_HIDDEN) != 0; }
 /* True if the piece is face down. */
@@ -81,6 +96,29 @@ bool hidden_is_chance(const Position *pos, Move m);
 int hidden_outcomes(const Position *pos, Move m, Move *out, double *prob);
 /* m with the identities of the deal filled in (m itself if not a chance move). */
 Move hidden_resolve(const Position *pos, Move m, const HiddenDeal *d);
+
+/* Records, before the game plays m, what the mover sees if m captures a face-down piece under
+ * capture_knowledge = capturer (the identity comes from the deal). No-op otherwise. */
+void hidden_knowledge_note(const Position *pos, Move m, const HiddenDeal *d, HiddenKnowledge *k);
+
+/* Turns the game position into the side to move's view for a search (capture_knowledge =
+ * capturer; a no-op with view->on false otherwise): the opponent's pools lose what the side saw
+ * (k may be NULL: nothing seen yet), and the side's own captures of face-down pieces become
+ * chance events that show the identity (as with `both`) while the opponent's stay unseen. The
+ * key and every history key change by the same amount, so repetitions are still found.
+ * hidden_view_leave restores the position exactly. Returns -1 (position unchanged) if k claims
+ * more than the pools hold. */
+int hidden_view_enter(Position *pos, const HiddenKnowledge *k, HiddenView *view);
+void hidden_view_leave(Position *pos, const HiddenView *view);
+/* The game's version of a move generated in a view of the same position: the side's capture of
+ * a face-down piece is a plain capture in the game (its identity is private, not part of the
+ * move). */
+Move hidden_view_game_move(const Position *pos, Move m);
+
+/* True if the legal move `gen` (as the generator gives it: a reveal undrawn) is the recorded
+ * move m: the same move, or that reveal with the identity the deal gives it — without a deal
+ * (format-1 datasets), with any identity its pools still hold. For replaying stored games. */
+bool hidden_same_move(const Position *pos, Move gen, Move m, const HiddenDeal *deal);
 
 /* Leaves at `depth` plies where each drawn identity of a reveal counts as its own move. */
 uint64_t hidden_perft(Position *pos, int depth);

@@ -219,6 +219,14 @@ static Side seat_of_colour(const Position *pos, Side colour)
     return (Side)(colour ^ (pos->module[MS_HIDDEN_COLOUR] == 2));
 }
 
+/* Does a capture of a face-down piece by the side to move show its identity (jieqi): to both
+ * sides (`both`), or to the capturer inside its own search view (`capturer`, hidden.h)? */
+static bool shows_capture(const Position *pos)
+{
+    uint8_t k = pos->v->hidden.knowledge;
+    return k == KNOW_BOTH || (k == KNOW_CAPTURER && pos->module[MS_HIDDEN_VIEW] == pos->side + 1);
+}
+
 int hidden_hp(const Position *pos, Side seat)
 {
     return pos->v->hidden.hp ? pos->module[MS_HIDDEN_HP + seat] : 0;
@@ -231,6 +239,7 @@ static void hidden_init(Position *pos)
         pos->module[MS_HIDDEN_POOL + i] = 0;
     pos->module[MS_HIDDEN_COLOUR] = o->mode == HIDDEN_JIEQI ? 1 : 0;
     pos->module[MS_HIDDEN_HP] = pos->module[MS_HIDDEN_HP + 1] = (uint8_t)o->hp;
+    pos->module[MS_HIDDEN_VIEW] = 0;
 }
 
 static void hidden_fen_write(const Position *pos, char *buf, size_t size);
@@ -497,13 +506,14 @@ static int hidden_generate(const Position *pos, MoveList *list, int n)
 }
 
 /* Legal-list rules the tables cannot say: face-down pieces cannot be captured (folk, banqi) or
- * are shown when captured (jieqi, capture_knowledge = both); before colours are assigned the
- * first mover may only reveal (RULES.md 3, 4). */
+ * are shown when captured (jieqi, capture_knowledge = both, or the capturer's search view);
+ * before colours are assigned the first mover may only reveal (RULES.md 3, 4). */
 static int hidden_filter(Position *pos, MoveList *list)
 {
     const Variant *v = pos->v;
     const HiddenOptions *o = &v->hidden;
     bool unassigned = !pos->module[MS_HIDDEN_COLOUR];
+    bool shown = shows_capture(pos);
     int n = 0;
     for (int i = 0; i < list->count; i++) {
         Move m = list->moves[i];
@@ -513,7 +523,7 @@ static int hidden_filter(Position *pos, MoveList *list)
         if (!reveal && hidden_is_down(v, pos->board[XQ_MOVE_TO(m)])) {
             if (o->mode != HIDDEN_JIEQI)
                 continue;
-            if (o->knowledge == KNOW_BOTH)
+            if (shown)
                 m = XQ_MOVE_SPECIAL(XQ_MOVE_FROM(m), XQ_MOVE_TO(m), 0, XQ_FLAG_REVEAL);
         }
         list->moves[n++] = m;
@@ -753,7 +763,7 @@ Move hidden_parse_move(Position *pos, const char *text, char *why, size_t why_si
             c++;
         }
         bool need_from = down_from;
-        bool need_to = o->knowledge == KNOW_BOTH && hidden_is_down(v, pos->board[to]);
+        bool need_to = shows_capture(pos) && hidden_is_down(v, pos->board[to]);
         if (*c || need_from != ((x & 15) != 0) || need_to != ((x >> 4) != 0))
             goto bad;
     } else {
@@ -793,7 +803,7 @@ int hidden_outcomes(const Position *pos, Move m, Move *out, double *prob)
     if (o->mode == HIDDEN_JIEQI) {
         Side us = pos->side, them = XQ_OTHER(us);
         bool df = hidden_is_down(v, pos->board[from]);
-        bool dt = o->knowledge == KNOW_BOTH && hidden_is_down(v, pos->board[to]);
+        bool dt = shows_capture(pos) && hidden_is_down(v, pos->board[to]);
         double tf = hidden_pool_total(pos, us), tt = hidden_pool_total(pos, them);
         for (int kf = df ? 0 : -1; kf < (df ? HIDDEN_POOL_KINDS : 0); kf++) {
             double pf = kf < 0 ? 1.0 : hidden_pool(pos, us, kf) / tf;
@@ -831,7 +841,7 @@ Move hidden_resolve(const Position *pos, Move m, const HiddenDeal *d)
     uint8_t x;
     if (v->hidden.mode == HIDDEN_JIEQI) {
         x = (uint8_t)(hidden_is_down(v, pos->board[from]) ? d->id[from] & 15 : 0);
-        if (v->hidden.knowledge == KNOW_BOTH && hidden_is_down(v, pos->board[to]))
+        if (shows_capture(pos) && hidden_is_down(v, pos->board[to]))
             x |= (uint8_t)((d->id[to] & 15) << 4);
     } else if (hidden_is_down(v, pos->board[from])) {
         x = d->id[from];
@@ -839,6 +849,78 @@ Move hidden_resolve(const Position *pos, Move m, const HiddenDeal *d)
         x = (uint8_t)(d->id[to] | XQ_REVEAL_TARGET);
     }
     return m | (Move)x << 16;
+}
+
+void hidden_knowledge_note(const Position *pos, Move m, const HiddenDeal *d, HiddenKnowledge *k)
+{
+    const Variant *v = pos->v;
+    Point to = XQ_MOVE_TO(m);
+    if (v->hidden.knowledge != KNOW_CAPTURER || v->hidden.mode != HIDDEN_JIEQI ||
+        XQ_MOVE_FROM(m) == to || !hidden_is_down(v, pos->board[to]) || !d->id[to])
+        return;
+    int kind = hidden_code_kind(d->id[to]);
+    if (kind >= 0 && kind < HIDDEN_POOL_KINDS && k->seen[pos->side][kind] < 15)
+        k->seen[pos->side][kind]++;
+}
+
+int hidden_view_enter(Position *pos, const HiddenKnowledge *k, HiddenView *view)
+{
+    const Variant *v = pos->v;
+    view->on = false;
+    if (!hidden_on(v) || v->hidden.mode != HIDDEN_JIEQI || v->hidden.knowledge != KNOW_CAPTURER)
+        return 0;
+    Side us = pos->side, them = XQ_OTHER(us);
+    for (int kind = 0; k && kind < HIDDEN_POOL_KINDS; kind++)
+        if (k->seen[us][kind] > hidden_pool(pos, them, kind))
+            return -1;
+    memcpy(view->module, pos->module, sizeof view->module);
+    uint64_t key = pos->key;
+    for (int kind = 0; k && kind < HIDDEN_POOL_KINDS; kind++)
+        pool_set(pos, them, kind, hidden_pool(pos, them, kind) - k->seen[us][kind]);
+    pos_module_set(pos, MS_HIDDEN_VIEW, (uint8_t)(us + 1));
+    view->delta = key ^ pos->key;
+    for (int i = 0; i < pos->hist_len; i++)
+        pos->hist[i].key ^= view->delta;
+    view->on = true;
+    return 0;
+}
+
+void hidden_view_leave(Position *pos, const HiddenView *view)
+{
+    if (!view->on)
+        return;
+    memcpy(pos->module, view->module, sizeof pos->module);
+    pos->key ^= view->delta;
+    for (int i = 0; i < pos->hist_len; i++)
+        pos->hist[i].key ^= view->delta;
+}
+
+Move hidden_view_game_move(const Position *pos, Move m)
+{
+    const Variant *v = pos->v;
+    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+    if (XQ_MOVE_FLAGS(m) != XQ_FLAG_REVEAL || v->hidden.mode != HIDDEN_JIEQI)
+        return m;
+    if (!hidden_is_down(v, pos->board[from]))
+        return XQ_MOVE(from, to);
+    return m & ~((Move)0xf0 << 16); /* a face-down mover: the game shows only its identity */
+}
+
+bool hidden_same_move(const Position *pos, Move gen, Move m, const HiddenDeal *deal)
+{
+    if (gen == m)
+        return true;
+    if (!hidden_on(pos->v) || !hidden_is_chance(pos, gen) || (gen & 0xff00ffffu) != (m & 0xff00ffffu))
+        return false;
+    if (deal)
+        return hidden_resolve(pos, gen, deal) == m;
+    Move out[HIDDEN_MAX_OUTCOMES];
+    double prob[HIDDEN_MAX_OUTCOMES];
+    int n = hidden_outcomes(pos, gen, out, prob);
+    for (int i = 0; i < n; i++)
+        if (out[i] == m)
+            return true;
+    return false;
 }
 
 uint64_t hidden_perft(Position *pos, int depth)

@@ -41,7 +41,8 @@ enum {
                             * a 4-bit count per kind (kinds 0-6) */
     MS_HIDDEN_COLOUR = 16, /* mod_hidden: 0 colours unassigned, 1 seat 0 is red, 2 seat 0 black */
     MS_HIDDEN_HP = 17,     /* mod_hidden: bytes 17-18, [seat] hit points (banqi-hp) */
-                           /* mod_hidden also owns byte 19 (reserved) */
+    MS_HIDDEN_VIEW = 19,   /* mod_hidden: 0 the public position, 1 + seat: that seat's search
+                            * view under capture_knowledge = capturer (hidden_view_enter) */
     MS_CAMP = 24,          /* mod_camp: [side] camp contents, 2 bits per enterable kind */
 };
 

@@ -84,20 +84,6 @@ static void wdl_add(Wdl *w, int red_result, Side side)
         w->draws++;
 }
 
-/* True if the legal move `gen` is the recorded move m. A reveal comes out of the generator
- * undrawn: with a deal its identity is the deal's (hidden_resolve); without one (format 1) only
- * the move without its identity is compared. */
-static bool same_move(const Position *pos, Move gen, Move m, const HiddenDeal *deal)
-{
-    if (gen == m)
-        return true;
-    if (!hidden_is_chance(pos, gen))
-        return false;
-    if (deal)
-        return hidden_resolve(pos, gen, deal) == m;
-    return (gen & ~((Move)0xff << 16)) == (m & ~((Move)0xff << 16));
-}
-
 /* Seat 0's score in a game: 1, 1/2 or 0. */
 static double seat0_score(int result)
 {
@@ -159,7 +145,7 @@ int balance_add_game(BalanceCard *c, const GameRecord *g, XqError *err)
         int n = pos_generate_legal(pos, &list);
         bool legal = false;
         for (int i = 0; i < n && !legal; i++)
-            legal = same_move(pos, list.moves[i], m, g->has_deal ? &deal : NULL);
+            legal = hidden_same_move(pos, list.moves[i], m, g->has_deal ? &deal : NULL);
         if (!legal) {
             char text[32];
             move_to_iccs(c->v, m, text);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hidden.h"
 #include "notation.h"
 
 bool openings_use_wxf(const Variant *v)
@@ -99,6 +100,9 @@ int openings_add_game(OpeningTree *t, const GameRecord *g, XqError *err)
     wdl_add_red(&t->nodes[0].red, g->result);
     MoveList list;
     Undo undo;
+    HiddenDeal deal;
+    if (g->has_deal)
+        memcpy(deal.id, g->deal, sizeof deal.id);
     for (int ply = 0; ply < t->depth && ply < g->nmoves; ply++) {
         Move m = g->moves[ply];
         int child = t->nodes[node].first_child;
@@ -109,7 +113,7 @@ int openings_add_game(OpeningTree *t, const GameRecord *g, XqError *err)
             int n = pos_generate_legal(pos, &list);
             bool legal = false;
             for (int i = 0; i < n && !legal; i++)
-                legal = list.moves[i] == m;
+                legal = hidden_same_move(pos, list.moves[i], m, g->has_deal ? &deal : NULL);
             char text[32];
             move_to_iccs(t->v, m, text);
             if (!legal)

@@ -86,6 +86,9 @@ int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTa
     int column = 0, rc = 0;
     Undo undo;
     MoveList list;
+    HiddenDeal deal;
+    if (g->has_deal)
+        memcpy(deal.id, g->deal, sizeof deal.id);
     for (int ply = 0; ply < g->nmoves && rc == 0; ply++) {
         Move m = g->moves[ply];
         if (ply >= XQ_MAX_HISTORY - 1) {
@@ -95,7 +98,7 @@ int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTa
         int n = pos_generate_legal(pos, &list);
         bool legal = false;
         for (int i = 0; i < n && !legal; i++)
-            legal = list.moves[i] == m;
+            legal = hidden_same_move(pos, list.moves[i], m, g->has_deal ? &deal : NULL);
         char text[32], token[48];
         move_to_iccs(v, m, text);
         if (!legal) {

@@ -60,6 +60,7 @@ struct Mcts {
     bool tables_vary;
     bool root_noised;
     uint64_t truncated_searches; /* searches cut short by a full arena, since creation */
+    const HiddenKnowledge *knowledge; /* capture_knowledge = capturer: the game's, or NULL */
     /* Identity of the tree's root: the position of the last search, then the moves played. */
     uint64_t root_key;
     int root_hist_len;
@@ -678,10 +679,34 @@ static int best_child(const Mcts *m)
     return best;
 }
 
+void mcts_set_knowledge(Mcts *m, const HiddenKnowledge *k)
+{
+    m->knowledge = k;
+}
+
+static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out);
+
 int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
 {
     memset(out, 0, sizeof *out);
     out->best = XQ_MOVE_NONE;
+    /* capture_knowledge = capturer: the side to move searches its own view of the game. */
+    HiddenView view;
+    if (hidden_view_enter(pos, m->knowledge, &view) < 0)
+        return -1;
+    int rc = search_root(m, pos, rng, noise, out);
+    if (view.on) {
+        for (int i = 0; i < out->nchildren; i++)
+            out->moves[i] = hidden_view_game_move(pos, out->moves[i]);
+        if (out->best != XQ_MOVE_NONE)
+            out->best = hidden_view_game_move(pos, out->best);
+    }
+    hidden_view_leave(pos, &view);
+    return rc;
+}
+
+static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
+{
     if (!m->p->reuse_tree || !tree_matches(m, pos) || m->nodes[0].state == NODE_TERMINAL)
         reset_tree(m);
     m->npending = 0;

@@ -4,6 +4,7 @@
 #define XQ_MCTS_H
 
 #include "eval.h"
+#include "hidden.h"
 #include "params.h"
 #include "rng.h"
 
@@ -37,6 +38,17 @@ enum { MCTS_NODE_BYTES = 28 };
 /* Searches since mcts_create that stopped early because the arena was full (SearchResult
  * truncated): the caller warns, since the limit is a user option (arena_nodes). */
 uint64_t mcts_truncated_searches(const Mcts *m);
+
+/* capture_knowledge = capturer (RULES.md 2): the game's record of what each seat saw of the
+ * face-down pieces it captured (hidden.h), read at every search; NULL (the default) means nothing
+ * seen yet. Each search then runs in the side to move's view (hidden_view_enter): the opponent's
+ * face-down identities are drawn from what the side knows is left, its own from the public pool
+ * — the exact average over every way the opponent's private captures could have been, so no
+ * determinisation has to be sampled — and the side's own captures in the tree show their
+ * identity. The result's moves are the game's (a capture of a face-down piece is a plain
+ * capture). A tree is reused only by the side that built it. The pointer must outlive the
+ * searches; without the option it is ignored. */
+void mcts_set_knowledge(Mcts *m, const HiddenKnowledge *k);
 
 /* Forgets the tree (new game). No allocation: the arena is reused. */
 void mcts_reset(Mcts *m);

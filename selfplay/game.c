@@ -92,6 +92,9 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
 
     memset(g, 0, sizeof *g);
     HiddenDeal deal;
+    HiddenKnowledge knowledge; /* capture_knowledge = capturer: what each seat saw */
+    memset(&knowledge, 0, sizeof knowledge);
+    mcts_set_knowledge(m, &knowledge);
     if (hidden_on(v)) {
         game_deal(pos, seed, index, paired_deals, &deal, &g->deal_swapped);
         g->has_deal = true;
@@ -141,8 +144,10 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
         if (g->has_deal)
             mv = hidden_resolve(pos, mv, &deal); /* the identity comes from the deal */
 
-        if (reserve_moves(buf, nmoves + 1) < 0 || reserve_policy(buf, npolicy + sr.nchildren) < 0)
+        if (reserve_moves(buf, nmoves + 1) < 0 || reserve_policy(buf, npolicy + sr.nchildren) < 0) {
+            mcts_set_knowledge(m, NULL);
             return -1;
+        }
         PositionRecord *r = &buf->positions[nmoves];
         memcpy(r->board, pos->board, (size_t)v->npoints);
         memcpy(r->module, pos->module, sizeof r->module); /* pools, seat colour, hit points */
@@ -166,9 +171,12 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
         }
         buf->moves[nmoves++] = mv;
         mcts_advance(m, mv);
+        if (g->has_deal)
+            hidden_knowledge_note(pos, mv, &deal, &knowledge);
         Undo u;
         pos_do_move(pos, mv, &u);
     }
+    mcts_set_knowledge(m, NULL);
     g->seat_colour = (int8_t)(g->has_deal ? hidden_seat_colour(pos, RED) : RED);
     g->result = (int8_t)result;
     g->termination = (uint8_t)reason;

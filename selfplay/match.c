@@ -17,8 +17,10 @@ typedef struct GameOutcome {
 } GameOutcome;
 
 /* Plays the shared opening: random legal non-capturing moves (falls back to any move); a
- * reveal's identity comes from the deal (NULL without hidden pieces). */
-static void play_opening(Position *pos, int plies, Rng *rng, const HiddenDeal *deal)
+ * reveal's identity comes from the deal (NULL without hidden pieces), and what a capturer sees
+ * goes into k. */
+static void play_opening(Position *pos, int plies, Rng *rng, const HiddenDeal *deal,
+                         HiddenKnowledge *k)
 {
     for (int i = 0; i < plies; i++) {
         MoveList list, quiet;
@@ -33,10 +35,14 @@ static void play_opening(Position *pos, int plies, Rng *rng, const HiddenDeal *d
         Move m = from->moves[rng_below(rng, (uint32_t)from->count)];
         if (deal)
             m = hidden_resolve(pos, m, deal);
+        HiddenKnowledge before = *k;
+        if (deal)
+            hidden_knowledge_note(pos, m, deal, k);
         Undo u;
         pos_do_move(pos, m, &u);
         if (pos_game_status(pos).result != RESULT_NONE) {
             pos_undo_move(pos, m, &u);
+            *k = before;
             return;
         }
     }
@@ -54,9 +60,11 @@ static GameOutcome play_game(const MatchOptions *o, Player *red, Player *black, 
     bool hidden = hidden_on(o->variant), swapped;
     if (hidden)
         game_deal(pos, o->seed, pair, false, &deal, &swapped);
-    play_opening(pos, o->opening_plies, &opening, hidden ? &deal : NULL);
-    player_new_game(red);
-    player_new_game(black);
+    HiddenKnowledge knowledge; /* capture_knowledge = capturer: what each seat saw */
+    memset(&knowledge, 0, sizeof knowledge);
+    play_opening(pos, o->opening_plies, &opening, hidden ? &deal : NULL, &knowledge);
+    player_new_game(red, &knowledge);
+    player_new_game(black, &knowledge);
     GameOutcome out = {RESULT_DRAW, TERM_LENGTH_CAP, true};
     int cap = o->max_plies < XQ_MAX_HISTORY - 1 ? o->max_plies : XQ_MAX_HISTORY - 1;
     for (int ply = 0;; ply++) {
@@ -72,13 +80,17 @@ static GameOutcome play_game(const MatchOptions *o, Player *red, Player *black, 
         Move m = player_choose(mover, pos, &rng);
         if (m == XQ_MOVE_NONE)
             break;
-        if (hidden)
+        if (hidden) {
             m = hidden_resolve(pos, m, &deal);
+            hidden_knowledge_note(pos, m, &deal, &knowledge);
+        }
         player_advance(red, m);
         player_advance(black, m);
         Undo u;
         pos_do_move(pos, m, &u);
     }
+    player_new_game(red, NULL); /* the knowledge lives in this frame */
+    player_new_game(black, NULL);
     return out;
 }
 

@@ -86,10 +86,12 @@ void player_free(Player *p)
     p->mcts = NULL;
 }
 
-void player_new_game(Player *p)
+void player_new_game(Player *p, const HiddenKnowledge *k)
 {
-    if (p->mcts)
+    if (p->mcts) {
         mcts_reset(p->mcts);
+        mcts_set_knowledge(p->mcts, k);
+    }
 }
 
 void player_advance(Player *p, Move m)

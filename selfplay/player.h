@@ -38,7 +38,10 @@ typedef struct Player {
 
 int player_init(Player *p, const PlayerShared *ps, const Variant *v);
 void player_free(Player *p);
-void player_new_game(Player *p);
+/* Starts a game: the search forgets its tree and reads k (capture_knowledge = capturer, the
+ * game's record of what each seat saw; NULL when there is none, or to drop the pointer after
+ * the game). */
+void player_new_game(Player *p, const HiddenKnowledge *k);
 /* Chooses a move in a position with at least one legal move. */
 Move player_choose(Player *p, Position *pos, Rng *rng);
 /* Tells the player the move played (by either side). */

@@ -538,6 +538,148 @@ static void jieqi_capture_knowledge_both(void **state)
     free(pos);
 }
 
+static Variant *load_capturer(void)
+{
+    return load_with("jieqi", "\ncapture_knowledge = nobody", "\ncapture_knowledge = capturer");
+}
+
+static Point at(const Variant *v, const char *name)
+{
+    const char *s = name;
+    return variant_parse_point(v, &s);
+}
+
+/* RULES.md 2, capture_knowledge = capturer: the capture itself is a plain move that leaves the
+ * identity in the public pool (nobody else sees it); the capturer's record gets it from the
+ * deal. Quiet moves, and captures of face-up pieces, teach nothing. */
+static void jieqi_capturer_records_what_it_takes(void **state)
+{
+    (void)state;
+    Variant *v = load_capturer();
+    Position *pos = new_pos();
+    int R = variant_find_kind_by_letter(v, 'R');
+    test_set_fen(pos, v, "3k5/9/9/4x4/9/9/9/9/4R4/4K4 w - - 0 1 [hidden:r1p1]");
+    HiddenDeal d;
+    memset(&d, 0, sizeof d);
+    d.id[at(v, "e6")] = hidden_code(BLACK, R);
+    HiddenKnowledge k;
+    memset(&k, 0, sizeof k);
+    char why[256];
+    Move quiet = move_parse(pos, "e1e2", why, sizeof why);
+    hidden_knowledge_note(pos, quiet, &d, &k);
+    HiddenKnowledge none;
+    memset(&none, 0, sizeof none);
+    assert_memory_equal(&k, &none, sizeof k);
+    Move take = move_parse(pos, "e1e6", why, sizeof why);
+    assert_int_equal(XQ_MOVE_FLAGS(take), 0); /* not a chance event in the game */
+    hidden_knowledge_note(pos, take, &d, &k);
+    assert_int_equal(k.seen[RED][R], 1);
+    assert_int_equal(k.seen[BLACK][R], 0);
+    play(pos, "e1e6");
+    assert_int_equal(hidden_pool(pos, BLACK, R), 1);
+    assert_int_equal(hidden_pool_total(pos, BLACK), 2);
+    /* With `nobody` the same capture teaches nothing. */
+    Variant *nobody = test_load_variant("jieqi");
+    test_set_fen(pos, nobody, "3k5/9/9/4x4/9/9/9/9/4R4/4K4 w - - 0 1 [hidden:r1p1]");
+    memset(&k, 0, sizeof k);
+    hidden_knowledge_note(pos, move_parse(pos, "e1e6", why, sizeof why), &d, &k);
+    assert_memory_equal(&k, &none, sizeof k);
+    variant_free(nobody);
+    variant_free(v);
+    free(pos);
+}
+
+/* Positions equal byte for byte up to the end of the history (entries past it are scratch). */
+static void expect_same_position(const Position *a, const Position *b)
+{
+    assert_int_equal(a->hist_len, b->hist_len);
+    assert_memory_equal(a, b, offsetof(Position, hist) + (size_t)a->hist_len * sizeof a->hist[0]);
+}
+
+/* The searching side's view (hidden_view_enter): red took a face-down chariot earlier (public
+ * pool r1p1 for one face-down black piece), so red knows e6 is a pawn. In red's view black's pool
+ * is p1, red's capture of e6 is a chance event with that one outcome, black's capture of red's
+ * face-down a3 stays unseen, repetitions against the history still match, and leaving the view
+ * restores the position byte for byte. */
+static void jieqi_capturer_view(void **state)
+{
+    (void)state;
+    Variant *v = load_capturer();
+    Position *pos = new_pos();
+    int R = variant_find_kind_by_letter(v, 'R'), P = variant_find_kind_by_letter(v, 'P');
+    test_set_fen(pos, v, "r2k5/9/9/4x4/9/9/X8/9/4R4/4K4 w - - 0 1 [hidden:P1r1p1]");
+    /* A cycle of four quiet plies: the position is in the history again. */
+    play(pos, "e1e2");
+    play(pos, "d9d8");
+    play(pos, "e2e1");
+    play(pos, "d8d9");
+    assert_true(pos->hist[0].key == pos->key);
+    Position *saved = new_pos();
+    memcpy(saved, pos, sizeof *pos);
+    char fen[512];
+    pos_get_fen(pos, fen, sizeof fen);
+
+    HiddenKnowledge k;
+    memset(&k, 0, sizeof k);
+    k.seen[RED][R] = 2; /* more than the pool holds: refused, nothing changed */
+    HiddenView view;
+    assert_int_equal(hidden_view_enter(pos, &k, &view), -1);
+    expect_same_position(pos, saved);
+
+    k.seen[RED][R] = 1;
+    k.seen[BLACK][P] = 1; /* black's knowledge is not red's: ignored in red's view */
+    assert_int_equal(hidden_view_enter(pos, &k, &view), 0);
+    assert_true(view.on);
+    assert_int_equal(hidden_pool(pos, BLACK, R), 0);
+    assert_int_equal(hidden_pool(pos, BLACK, P), 1);
+    assert_int_equal(hidden_pool(pos, RED, P), 1);
+    assert_true(pos->key != saved->key);
+    assert_true(pos->key == pos_compute_key(pos));
+    assert_true(pos->hist[0].key == pos->key);
+    assert_true(pos_game_status(pos).result == RESULT_NONE);
+
+    char why[256];
+    Move take = move_parse(pos, "e1e6", why, sizeof why);
+    assert_true(hidden_is_chance(pos, take));
+    Move out[HIDDEN_MAX_OUTCOMES];
+    double prob[HIDDEN_MAX_OUTCOMES];
+    assert_int_equal(hidden_outcomes(pos, take, out, prob), 1);
+    assert_true(prob[0] == 1.0);
+    assert_int_equal(XQ_MOVE_EXTRA(out[0]) >> 4, P + 1);
+    assert_int_equal(hidden_view_game_move(pos, take), XQ_MOVE(at(v, "e1"), at(v, "e6")));
+    /* A face-down mover's reveal keeps its own identity in the game, not the captured one. */
+    Move both = XQ_MOVE_SPECIAL(at(v, "a3"), at(v, "a4"), (P + 1) | (P + 1) << 4, XQ_FLAG_REVEAL);
+    assert_int_equal(XQ_MOVE_EXTRA(hidden_view_game_move(pos, both)), P + 1);
+    Undo u, u2;
+    pos_do_move(pos, out[0], &u);
+    assert_int_equal(hidden_pool_total(pos, BLACK), 0);
+    pos_undo_move(pos, out[0], &u);
+    /* Black's turn inside red's view: its capture of red's face-down piece is unseen. */
+    Move quiet = move_parse(pos, "e1e2", why, sizeof why);
+    pos_do_move(pos, quiet, &u);
+    Move theirs = move_parse(pos, "a9a3", why, sizeof why);
+    assert_int_equal(XQ_MOVE_FLAGS(theirs), 0);
+    pos_do_move(pos, theirs, &u2);
+    assert_int_equal(hidden_pool(pos, RED, P), 1);
+    pos_undo_move(pos, theirs, &u2);
+    pos_undo_move(pos, quiet, &u);
+
+    hidden_view_leave(pos, &view);
+    expect_same_position(pos, saved);
+    expect_fen(pos, fen);
+    /* Without the option there is no view. */
+    Variant *nobody = test_load_variant("jieqi");
+    test_set_fen(pos, nobody, "3k5/9/9/4x4/9/9/9/9/4R4/4K4 w - - 0 1 [hidden:r1p1]");
+    memcpy(saved, pos, sizeof *pos);
+    assert_int_equal(hidden_view_enter(pos, &k, &view), 0);
+    assert_false(view.on);
+    expect_same_position(pos, saved);
+    variant_free(nobody);
+    variant_free(v);
+    free(saved);
+    free(pos);
+}
+
 static void jieqi_move_limit_and_check(void **state)
 {
     (void)state;
@@ -871,13 +1013,72 @@ static void chance_root_value_converges(void **state)
     free(pos);
 }
 
+/* The capturer's knowledge decides the move. Black's only face-down piece stands on the pawn
+ * point e6 (it can only step to e5); the public pool r1p1 says it is a chariot or a pawn. If it
+ * is a chariot, turning it up on e5 mates red (e0 boxed in by its own pawns d0, f0), so red must
+ * make room first (e0e1, d0d1 or f0f1); if it is a pawn, red's h6 pawn should take the free
+ * chariot h7. Red took the other identity earlier and knows which (seen_kind; 0: red has seen
+ * nothing, as if the piece had been lost unseen to someone else). */
+static Move capturer_choice(int seen_kind, float *value)
+{
+    Variant *v = load_capturer();
+    XqError err;
+    Evaluator *e = eval_create(v, NULL, &err);
+    assert_non_null(e);
+    SearchParams p;
+    params_default(&p);
+    p.playouts = 3000;
+    Mcts *m = mcts_create(v, e, &p);
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "3k5/9/7r1/4x2P1/9/9/9/9/9/3PKP3 w - - 0 1 [hidden:r1p1]");
+    HiddenKnowledge k;
+    memset(&k, 0, sizeof k);
+    if (seen_kind)
+        k.seen[RED][variant_find_kind_by_letter(v, (char)seen_kind)] = 1;
+    mcts_set_knowledge(m, &k);
+    Rng rng;
+    rng_init(&rng, 1);
+    SearchResult r;
+    char fen[512];
+    pos_get_fen(pos, fen, sizeof fen);
+    assert_int_equal(mcts_search(m, pos, &rng, false, &r), 0);
+    expect_fen(pos, fen);
+    Move best = r.best;
+    *value = r.value;
+    mcts_free(m);
+    eval_free(e);
+    variant_free(v);
+    free(pos);
+    return best;
+}
+
+static void capturer_knowledge_decides_the_move(void **state)
+{
+    (void)state;
+    Variant *v = load_capturer();
+    Move grab = XQ_MOVE(at(v, "h6"), at(v, "h7"));
+    Move safe[3] = {XQ_MOVE(at(v, "e0"), at(v, "e1")), XQ_MOVE(at(v, "d0"), at(v, "d1")),
+                    XQ_MOVE(at(v, "f0"), at(v, "f1"))};
+    variant_free(v);
+    float pawn, chariot, unknown;
+    /* Red saw the chariot: e6 is a pawn. */
+    assert_int_equal(capturer_choice('R', &pawn), grab);
+    /* Red saw the pawn: e6 is a chariot. */
+    Move m = capturer_choice('P', &chariot);
+    assert_true(m == safe[0] || m == safe[1] || m == safe[2]);
+    /* Nothing seen (the pool's 50:50): worth less than the sure pawn, more than the chariot
+     * (measured: 0.19, -0.39, -0.89). */
+    capturer_choice(0, &unknown);
+    assert_true(pawn > unknown + 0.2f);
+    assert_true(unknown > chariot + 0.2f);
+}
+
 /* Games played by the search, each move's identity drawn from the game's deal (as self-play
  * does): the search must leave the position exactly as it found it (FEN, key, lists) and every
  * move played must leave a valid position. Deep do / undo stacks with reveals nested in captures
  * are what random play does not make. */
-static void search_games_keep_position(const char *name, int games, int max_plies)
+static void search_games_keep_position(Variant *v, const char *name, int games, int max_plies)
 {
-    Variant *v = test_load_variant(name);
     XqError err;
     Evaluator *e = eval_create(v, NULL, &err);
     assert_non_null(e);
@@ -894,6 +1095,9 @@ static void search_games_keep_position(const char *name, int games, int max_plie
         HiddenDeal d;
         hidden_deal(pos, &rng, &d);
         hidden_show_start(pos, &d, &rng);
+        HiddenKnowledge k;
+        memset(&k, 0, sizeof k);
+        mcts_set_knowledge(m, &k);
         for (int ply = 0; ply < max_plies && pos_game_status(pos).result == RESULT_NONE; ply++) {
             char fen[512], fen2[512], msg[256];
             pos_get_fen(pos, fen, sizeof fen);
@@ -905,8 +1109,20 @@ static void search_games_keep_position(const char *name, int games, int max_plie
             assert_true(pos->key == key);
             if (pos_validate(pos, msg, sizeof msg) != 0)
                 fail_msg("%s game %d ply %d, after the search: %s", name, g, ply, msg);
+            /* The result holds the game's moves: legal here, whatever view the search used. */
+            for (int i = 0; i < r.nchildren; i++) {
+                MoveList list;
+                pos_generate_legal(pos, &list);
+                bool found = false;
+                for (int j = 0; j < list.count; j++)
+                    found |= list.moves[j] == r.moves[i];
+                if (!found)
+                    fail_msg("%s game %d ply %d: search move %08x is not a game move", name, g,
+                             ply, (unsigned)r.moves[i]);
+            }
             Move mv = hidden_resolve(pos, mcts_pick(&r, 1.0, &rng), &d);
             assert_false(hidden_is_chance(pos, mv));
+            hidden_knowledge_note(pos, mv, &d, &k);
             mcts_advance(m, mv);
             Undo u;
             pos_do_move(pos, mv, &u);
@@ -920,10 +1136,20 @@ static void search_games_keep_position(const char *name, int games, int max_plie
     free(pos);
 }
 
-static void search_banqi(void **state) { (void)state; search_games_keep_position("banqi", 3, 120); }
-static void search_banqi_hp(void **state) { (void)state; search_games_keep_position("banqi-hp", 3, 120); }
-static void search_jieqi(void **state) { (void)state; search_games_keep_position("jieqi", 2, 120); }
-static void search_folk(void **state) { (void)state; search_games_keep_position("jieqi-folk", 2, 120); }
+static void search_named(const char *name, int games)
+{
+    search_games_keep_position(test_load_variant(name), name, games, 120);
+}
+
+static void search_banqi(void **state) { (void)state; search_named("banqi", 3); }
+static void search_banqi_hp(void **state) { (void)state; search_named("banqi-hp", 3); }
+static void search_jieqi(void **state) { (void)state; search_named("jieqi", 2); }
+static void search_folk(void **state) { (void)state; search_named("jieqi-folk", 2); }
+static void search_jieqi_capturer(void **state)
+{
+    (void)state;
+    search_games_keep_position(load_capturer(), "jieqi (capturer)", 2, 120);
+}
 
 /* ---- random play ---------------------------------------------------------------------------- */
 
@@ -1012,6 +1238,8 @@ int main(void)
         cmocka_unit_test(jieqi_face_down_advisor_palace),
         cmocka_unit_test(jieqi_cannon_over_face_down_and_capture_unseen),
         cmocka_unit_test(jieqi_capture_knowledge_both),
+        cmocka_unit_test(jieqi_capturer_records_what_it_takes),
+        cmocka_unit_test(jieqi_capturer_view),
         cmocka_unit_test(jieqi_move_limit_and_check),
         cmocka_unit_test(jieqi_revealed_pieces_unconfined),
         cmocka_unit_test(jieqi_revealed_pawn_keeps_pawn_rules),
@@ -1030,6 +1258,8 @@ int main(void)
         cmocka_unit_test(search_banqi_hp),
         cmocka_unit_test(search_jieqi),
         cmocka_unit_test(search_folk),
+        cmocka_unit_test(search_jieqi_capturer),
+        cmocka_unit_test(capturer_knowledge_decides_the_move),
         cmocka_unit_test(random_banqi),
         cmocka_unit_test(random_banqi_hp),
         cmocka_unit_test(random_jieqi),

@@ -52,6 +52,11 @@ expect report-hidden-pairs 0 '^paired deals +3 pairs; seat 0 score' -- report "$
 expect report-hidden-markdown 0 '^\| by colour \|' -- report --markdown "$WORK/bq.h5"
 expect report-hidden-json 0 '"hidden": \{"games": 6, "by_seat".*"paired_deals": \{"pairs": 3' -- report --json "$WORK/bq.h5"
 "$XQLAB" report "$WORK/a1.h5" | grep -q 'Seats and colours' && fail "report: seat / colour section for xiangqi" || ok "report-no-hidden-section"
+# Stored reveals carry their identity (a3a4A, h0h0N): the opening tree and PGN export replay them
+# through the deal (they once compared them with the undrawn generated moves and refused).
+expect openings-hidden 0 '^Opening tree: banqi, 6 games' -- openings "$WORK/bq.h5"
+expect export-hidden 0 '--verify: 6 games read back' -- export "$WORK/bq.h5" --pgn "$WORK/bq.pgn" --verify
+grep -Eq '^1\. [a-h][0-3][a-h][0-3][KABRNCPkabrncp]' "$WORK/bq.pgn" && ok "export-hidden-identities" || fail "export-hidden-identities: no drawn first move in bq.pgn"
 expect report-missing 1 'nonexistent.h5' -- report "$WORK/nonexistent.h5"
 printf 'not an hdf5 file\n' >"$WORK/junk.h5"
 expect report-damaged 1 'junk.h5' -- report "$WORK/junk.h5"

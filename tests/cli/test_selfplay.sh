@@ -73,6 +73,23 @@ $xqlab selfplay -v banqi --paired-deals -n 6 --playouts 8 --seed 4 --progress qu
 [ "$(wc -l <"$dir/bq.run")" -eq 2 ] || fail "banqi run summary lacks the colour / pair lines"
 cmp -s "$dir/bq.run" "$dir/bq.file" || fail "summary from the finished banqi file differs from the run's"
 
+# capture_knowledge = capturer (jieqi with that one option changed): each seat searches with what
+# it saw of the pieces it captured; the run is still the same on 1 and 2 threads, and differs from
+# the run with the default `nobody` (same seed: the knowledge changes the searches).
+sed 's/^capture_knowledge = nobody$/capture_knowledge = capturer/' "$3/configs/variants/jieqi.ini" \
+    >"$dir/jieqi-capturer.ini"
+grep -q '^capture_knowledge = capturer$' "$dir/jieqi-capturer.ini" || fail "capturer variant not made"
+jq="--playouts 16 --progress quiet --seed 3 -n 8 --set max_plies=100"
+$xqlab selfplay -v "$dir/jieqi-capturer.ini" $jq -t 1 -o "$dir/cap1.h5" >/dev/null || fail "capturer run"
+$xqlab selfplay -v "$dir/jieqi-capturer.ini" $jq -t 2 -o "$dir/cap2.h5" >/dev/null || fail "capturer -t 2"
+$compare "$dir/cap1.h5" "$dir/cap2.h5" || fail "capturer: 1 and 2 threads differ"
+$xqlab selfplay -v jieqi $jq -t 1 -o "$dir/nobody.h5" >/dev/null || fail "nobody run"
+$xqlab export "$dir/cap1.h5" --pgn "$dir/cap1.pgn" --verify >/dev/null 2>"$dir/err" || fail "capturer games do not replay"
+$xqlab export "$dir/nobody.h5" --pgn "$dir/nobody.pgn" >/dev/null 2>"$dir/err" || fail "nobody export"
+grep -v '^\[' "$dir/cap1.pgn" >"$dir/cap1.moves"
+grep -v '^\[' "$dir/nobody.pgn" >"$dir/nobody.moves"
+! cmp -s "$dir/cap1.moves" "$dir/nobody.moves" || fail "capturer games equal nobody's"
+
 # Usage errors and refusals.
 $xqlab selfplay $common -n 2 -o "$dir/ref.h5" >/dev/null 2>&1; [ $? -eq 1 ] || fail "existing output not refused"
 $xqlab selfplay $common -n 0 >/dev/null 2>&1; [ $? -eq 2 ] || fail "-n 0 not a usage error"
