@@ -278,6 +278,9 @@ int cmd_ladder(int argc, char **argv)
         }
         rungs[i].red = (Wdl){rungs[i].totals.red_wins, rungs[i].totals.draws, rungs[i].totals.black_wins};
         rungs[i].seconds = report.wall_seconds;
+        char who[48];
+        snprintf(who, sizeof who, "the %d-playout rung", budgets[i]);
+        cli_warn_arena("ladder", who, report.truncated_searches, p.arena_nodes, "--set arena_nodes=N");
         if (format == FORMAT_TEXT && !strcmp(progress, "quiet"))
             fprintf(stderr, "xqlab ladder: %d playouts: %ld games in %.1f s\n", budgets[i], games, report.wall_seconds);
     }

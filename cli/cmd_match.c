@@ -147,6 +147,10 @@ int cmd_match(int argc, char **argv)
         status = cli_report("match", &err);
         goto cleanup;
     }
+    cli_warn_arena("match", "player A", t.truncated_searches[0], sa.params.arena_nodes,
+                   "--a mcts:arena_nodes=N");
+    cli_warn_arena("match", "player B", t.truncated_searches[1], sb.params.arena_nodes,
+                   "--b mcts:arena_nodes=N");
     double score = match_score(&t);
     EloEstimate elo;
     elo_estimate(t.pentanomial, &elo);

@@ -372,11 +372,8 @@ int cmd_selfplay(int argc, char **argv)
             goto cleanup;
         }
     }
-    if (report.truncated_searches > 0)
-        fprintf(stderr, "xqlab selfplay: warning: %llu searches filled the node arena (arena_nodes = "
-                "%d) and stopped with fewer playouts than asked; raise it with --set arena_nodes=N "
-                "(%d bytes a node per thread)\n", (unsigned long long)report.truncated_searches,
-                params.arena_nodes, MCTS_NODE_BYTES);
+    cli_warn_arena("selfplay", NULL, report.truncated_searches, params.arena_nodes,
+                   "--set arena_nodes=N");
     double rate = report.wall_seconds > 0 ? (double)report.played / report.wall_seconds : 0;
     if (print_summary && json) {
         totals_print_json(&totals, stdout);

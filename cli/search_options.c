@@ -1,10 +1,11 @@
-/* search_options.c - --preset and --set for the commands that run searches. */
+/* search_options.c - --preset and --set for the commands that run searches; the arena warning. */
 #include "search_options.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "common.h"
+#include "mcts.h"
 
 int cli_load_preset(const char *cmd, const char *preset, SearchParams *p)
 {
@@ -34,4 +35,15 @@ int cli_apply_sets(const char *cmd, const char *const *sets, int nsets, SearchPa
             return cli_error(EXIT_USAGE, cmd, "--set %s: %s", sets[i], err.message);
     }
     return EXIT_OK;
+}
+
+void cli_warn_arena(const char *cmd, const char *who, uint64_t searches, int arena_nodes,
+                    const char *raise)
+{
+    if (searches == 0)
+        return;
+    fprintf(stderr, "xqlab %s: warning: %llu searches%s%s filled the node arena (arena_nodes = %d) "
+            "and stopped with fewer playouts than asked; raise it with %s (%d bytes a node per "
+            "thread)\n", cmd, (unsigned long long)searches, who ? " of " : "", who ? who : "",
+            arena_nodes, raise, MCTS_NODE_BYTES);
 }

@@ -1,5 +1,5 @@
 /* search_options.h - the search-parameter options shared by selfplay, match and ladder:
- * --preset NAME|FILE and --set KEY=VALUE. */
+ * --preset NAME|FILE and --set KEY=VALUE, and the warning when a limit they set was hit. */
 #ifndef XQ_CLI_SEARCH_OPTIONS_H
 #define XQ_CLI_SEARCH_OPTIONS_H
 
@@ -13,5 +13,11 @@ int cli_load_preset(const char *cmd, const char *preset, SearchParams *p);
 /* Applies "KEY=VALUE" settings in order. Prints the first error as "xqlab CMD: --set ..." and
  * returns EXIT_USAGE; EXIT_OK on success. */
 int cli_apply_sets(const char *cmd, const char *const *sets, int nsets, SearchParams *p);
+
+/* Resource-bound warning (docs/errors.md): `searches` searches (of `who`, e.g. "player A", or
+ * NULL) filled the node arena of `arena_nodes` nodes and stopped with fewer playouts; `raise`
+ * says how to raise it (e.g. "--set arena_nodes=N"). Prints nothing when searches is 0. */
+void cli_warn_arena(const char *cmd, const char *who, uint64_t searches, int arena_nodes,
+                    const char *raise);
 
 #endif

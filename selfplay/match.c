@@ -108,7 +108,7 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
     if (o->threads > 0)
         omp_set_num_threads(o->threads);
     atomic_bool failed = false;
-    _Atomic uint64_t finished = 0;
+    _Atomic uint64_t finished = 0, truncated[2] = {0, 0};
     /* SPRT: pairs [0, sprt_prefix) are complete and in sprt_counts; sprt_end is the pair count
      * the totals keep (all pairs until a verdict). Updated under one lock, in pair order. */
     uint64_t sprt_prefix = 0, sprt_counts[5] = {0};
@@ -160,6 +160,10 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
                         (unsigned long long)ngames);
             }
         }
+        if (ok) {
+            atomic_fetch_add(&truncated[0], player_truncated_searches(&a));
+            atomic_fetch_add(&truncated[1], player_truncated_searches(&b));
+        }
         if (pos) {
             player_free(&a);
             player_free(&b);
@@ -173,6 +177,8 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
         snprintf(err->message, sizeof err->message, "out of memory creating the players");
         return -1;
     }
+    t->truncated_searches[0] = atomic_load(&truncated[0]);
+    t->truncated_searches[1] = atomic_load(&truncated[1]);
     t->sprt_llr = llr;
     t->sprt_verdict = verdict;
     uint64_t end = atomic_load(&sprt_end);

@@ -94,6 +94,11 @@ void player_new_game(Player *p, const HiddenKnowledge *k)
     }
 }
 
+uint64_t player_truncated_searches(const Player *p)
+{
+    return p->mcts ? mcts_truncated_searches(p->mcts) : 0;
+}
+
 void player_advance(Player *p, Move m)
 {
     if (p->mcts)

@@ -44,6 +44,8 @@ void player_free(Player *p);
 void player_new_game(Player *p, const HiddenKnowledge *k);
 /* Chooses a move in a position with at least one legal move. */
 Move player_choose(Player *p, Position *pos, Rng *rng);
+/* Searches of this player that filled its node arena (0 for random and greedy players). */
+uint64_t player_truncated_searches(const Player *p);
 /* Tells the player the move played (by either side). */
 void player_advance(Player *p, Move m);
 

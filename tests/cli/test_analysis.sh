@@ -91,6 +91,8 @@ expect export-no-pgn 2 'needs --pgn' -- export "$WORK/a1.h5"
 
 expect ladder 0 'from 4 to 8 playouts: red score' -- ladder -v xiangqi --playouts 4,8 -n 4 -t 2 --seed 3
 expect ladder-json 0 '"kind": "ladder".*"playouts": 8' -- ladder -v xiangqi --playouts 4,8 -n 2 -t 2 --json
+expect ladder-arena-warning 0 'warning: [0-9]+ searches of the 2000-playout rung filled the node arena \(arena_nodes = 512\)' -- \
+    ladder -v xiangqi --playouts 2000 -n 2 -t 2 --set arena_nodes=512 --progress quiet
 expect ladder-bad-playouts 2 'playouts expects' -- ladder -v xiangqi --playouts 4,x
 expect ladder-no-variant 2 'needs -v' -- ladder --playouts 4
 

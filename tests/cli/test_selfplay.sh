@@ -90,6 +90,12 @@ grep -v '^\[' "$dir/cap1.pgn" >"$dir/cap1.moves"
 grep -v '^\[' "$dir/nobody.pgn" >"$dir/nobody.moves"
 ! cmp -s "$dir/cap1.moves" "$dir/nobody.moves" || fail "capturer games equal nobody's"
 
+# Resource bounds: searches that fill the arena end the run with a warning, not an error.
+$xqlab selfplay $common -n 2 --playouts 2000 --set arena_nodes=512 --no-output 2>"$dir/err" >/dev/null ||
+    fail "selfplay with a full arena"
+grep -q "warning: [0-9]* searches filled the node arena (arena_nodes = 512)" "$dir/err" ||
+    fail "selfplay: no arena warning: $(cat "$dir/err")"
+
 # Usage errors and refusals.
 $xqlab selfplay $common -n 2 -o "$dir/ref.h5" >/dev/null 2>&1; [ $? -eq 1 ] || fail "existing output not refused"
 $xqlab selfplay $common -n 0 >/dev/null 2>&1; [ $? -eq 2 ] || fail "-n 0 not a usage error"

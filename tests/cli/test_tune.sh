@@ -60,6 +60,16 @@ expect_rc "mixed variants" 1 "mixed variants" -- tune "$dir/xq.h5" "$dir/sniper.
 expect_rc "bad prefix" 2 "matches no feature" -- tune "$dir/xq.h5" --only nosuch
 expect_rc "bad option" 2 "unknown option" -- tune "$dir/xq.h5" --bogus
 expect_rc "bad sprt" 2 "--sprt" -- match -v xiangqi --a random --b random --sprt 0,10,0.6,0.05
+# Resource bounds (docs/errors.md): a player whose searches fill the smallest arena plays on
+# with fewer playouts and the match warns, naming the player; B (greedy) never searches.
+expect_rc "match arena warning" 0 "warning: " -- match -v xiangqi --a mcts:arena_nodes=512,playouts=2000 \
+    --b greedy -n 2 --quiet
+grep -q "searches of player A filled the node arena (arena_nodes = 512)" "$dir/e.txt" &&
+    ! grep -q "player B" "$dir/e.txt" && ok "match arena warning names player A only" ||
+    fail "match arena warning: $(cat "$dir/e.txt")"
+"$XQLAB" match -v xiangqi --a mcts:playouts=16 --b greedy -n 2 --quiet >/dev/null 2>"$dir/e.txt" &&
+    ! grep -q "warning" "$dir/e.txt" && ok "no warning with room in the arena" ||
+    fail "match with room in the arena: $(cat "$dir/e.txt")"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all passed"
