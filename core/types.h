@@ -14,7 +14,7 @@ enum {
     XQ_MAX_RANKS = 16,
     XQ_MAX_KINDS = 15,      /* piece kinds per variant; kind index 0..14 */
     XQ_MAX_PIECES = 48,     /* pieces per side on the board */
-    XQ_MAX_MOVES = 256,     /* legal moves in one position */
+    XQ_MAX_MOVES = 512,     /* legal moves in one position */
     XQ_MAX_ZONES = 16,
     XQ_MAX_HISTORY = 4096,  /* plies kept in a position's history */
     XQ_NAME_MAX = 32,

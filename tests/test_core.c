@@ -647,13 +647,23 @@ static void variant_missing_board_or_pieces(void **state)
 static void variant_too_many_moves_rejected(void **state)
 {
     (void)state;
-    /* 14 queens on an open 15 x 15 board: 330 legal first moves, more than a MoveList holds
+    /* 42 queens on an open 15 x 15 board: 600 legal first moves, more than a MoveList holds
      * (found while fuzzing: generation used to write past the list). */
     XqError err;
-    Variant *v = variant_load_file(XQ_SOURCE_DIR "/tests/fuzz/corpus/variant/regress-move-list-overflow.ini", &err);
+    Variant *v = variant_load_file(XQ_SOURCE_DIR "/tests/data/too-many-moves.ini", &err);
     assert_null(v);
-    assert_int_equal(err.line, 3);
-    assert_non_null(strstr(err.message, "has 330 legal moves, more than the 256"));
+    assert_int_equal(err.line, 6);
+    assert_non_null(strstr(err.message, "has 600 legal moves, more than the 512"));
+    /* The 330-move position of the fuzzing find fits since lists hold 512. */
+    v = variant_load_file(XQ_SOURCE_DIR "/tests/fuzz/corpus/variant/regress-move-list-overflow.ini", &err);
+    assert_non_null(v);
+    Position *start = malloc(sizeof *start);
+    assert_non_null(start);
+    pos_init_start(start, v);
+    MoveList list;
+    assert_int_equal(pos_generate_legal(start, &list), 330);
+    free(start);
+    variant_free(v);
 }
 
 static void variant_shipped_files_load(void **state)
