@@ -105,25 +105,31 @@ int openings_add_game(OpeningTree *t, const GameRecord *g, XqError *err)
         memcpy(deal.id, g->deal, sizeof deal.id);
     for (int ply = 0; ply < t->depth && ply < g->nmoves; ply++) {
         Move m = g->moves[ply];
+        /* Hidden pieces: a line is what the players chose; the identity a reveal turned up is
+         * the deal's luck, so the tree keys a reveal by its undrawn move ("a3a4?"). Games that
+         * share a line may then stand in different positions: every move is checked. */
+        Move key = hidden_on(t->v) && XQ_MOVE_FLAGS(m) == XQ_FLAG_REVEAL ? m & 0xff00ffffu : m;
+        int n = pos_generate_legal(pos, &list);
+        bool legal = false;
+        for (int i = 0; i < n && !legal; i++)
+            legal = hidden_same_move(pos, list.moves[i], m, g->has_deal ? &deal : NULL);
+        char text[32];
+        if (!legal) {
+            move_to_iccs(t->v, m, text);
+            return fail(err, g, ply, "recorded move is not legal in the replayed position: ", text);
+        }
         int child = t->nodes[node].first_child;
-        while (child >= 0 && t->nodes[child].move != m)
+        while (child >= 0 && t->nodes[child].move != key)
             child = t->nodes[child].next_sibling;
         if (child < 0) {
-            /* New line: check the move and name it. */
-            int n = pos_generate_legal(pos, &list);
-            bool legal = false;
-            for (int i = 0; i < n && !legal; i++)
-                legal = hidden_same_move(pos, list.moves[i], m, g->has_deal ? &deal : NULL);
-            char text[32];
-            move_to_iccs(t->v, m, text);
-            if (!legal)
-                return fail(err, g, ply, "recorded move is not legal in the replayed position: ", text);
+            /* New line: name it. */
+            move_to_iccs(t->v, key, text);
             if (t->wxf) {
                 char wxf[16];
                 if (move_to_wxf(pos, m, wxf) == 0)
                     snprintf(text, sizeof text, "%s", wxf);
             }
-            child = new_node(t, node, m, text);
+            child = new_node(t, node, key, text);
             if (child < 0)
                 return fail(err, g, ply, "out of memory", "");
         }

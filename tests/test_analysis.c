@@ -627,6 +627,74 @@ static void hidden_balance_by_seat_and_colour(void **state)
     free(pos);
 }
 
+/* Hidden pieces in the opening tree: a line is the players' choices. Two banqi games flip a0 and
+ * turn up different identities (their deals differ); both go through one node "a0a0?". Every
+ * move is checked even on a known line: flipping a0 again after the line's first flip is
+ * refused, not played. */
+static void hidden_openings_key_by_choice(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi");
+    Position *pos = malloc(sizeof *pos);
+    assert_non_null(pos);
+    OpeningTree tree;
+    assert_int_equal(0, openings_init(&tree, v, 2));
+    Point a0 = variant_point(v, 0, 0);
+    HiddenDeal deal[2];
+    Move flips[2];
+    Rng rng;
+    rng_init(&rng, 3);
+    for (int i = 0; i < 2; i++) {
+        pos_init_start(pos, v);
+        /* Deal until game 1's a0 differs from game 0's. */
+        do
+            hidden_deal(pos, &rng, &deal[i]);
+        while (i == 1 && deal[1].id[a0] == deal[0].id[a0]);
+        char why[128];
+        flips[i] = hidden_resolve(pos, hidden_parse_move(pos, "a0a0?", why, sizeof why), &deal[i]);
+        GameRecord g;
+        memset(&g, 0, sizeof g);
+        g.index = (uint64_t)i;
+        g.result = i ? -1 : 1;
+        g.has_deal = true;
+        memcpy(g.deal, deal[i].id, sizeof g.deal);
+        pos_get_fen(pos, g.start_fen, sizeof g.start_fen);
+        g.moves = &flips[i];
+        g.nmoves = g.plies = 1;
+        XqError err;
+        if (openings_add_game(&tree, &g, &err) < 0)
+            fail_msg("%s", err.message);
+    }
+    assert_true(flips[0] != flips[1]);
+    assert_int_equal(0, openings_finish(&tree));
+    int first = tree.nodes[0].first_child;
+    assert_true(first > 0);
+    assert_int_equal(tree.nodes[first].next_sibling, -1);
+    assert_string_equal(tree.nodes[first].text, "a0a0?");
+    assert_int_equal(2, openings_games(&tree, first));
+    assert_int_equal(1, tree.nodes[first].red.wins);
+    assert_int_equal(1, tree.nodes[first].red.losses);
+
+    /* A second flip of a0 on that line: a0 is face up now, so it is not a legal move. */
+    Move twice[2] = {flips[0], flips[0]};
+    GameRecord bad;
+    memset(&bad, 0, sizeof bad);
+    bad.index = 2;
+    bad.result = 0;
+    bad.has_deal = true;
+    memcpy(bad.deal, deal[0].id, sizeof bad.deal);
+    pos_init_start(pos, v);
+    pos_get_fen(pos, bad.start_fen, sizeof bad.start_fen);
+    bad.moves = twice;
+    bad.nmoves = bad.plies = 2;
+    XqError err;
+    assert_int_equal(-1, openings_add_game(&tree, &bad, &err));
+    assert_non_null(strstr(err.message, "ply 1: recorded move is not legal"));
+    openings_free(&tree);
+    variant_free(v);
+    free(pos);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -637,6 +705,7 @@ int main(void)
         cmocka_unit_test(special_kinds),
         cmocka_unit_test(synthetic_balance_and_openings),
         cmocka_unit_test(hidden_balance_by_seat_and_colour),
+        cmocka_unit_test(hidden_openings_key_by_choice),
         cmocka_unit_test(mismatched_shards_refused),
         cmocka_unit_test(pgn_round_trip),
         cmocka_unit_test(special_moves_counted),
