@@ -57,6 +57,12 @@ typedef struct HiddenView {
 
 /* True if the variant has face-down pieces. */
 static inline bool hidden_on(const Variant *v) { return (v->modules & MOD_HIDDEN) != 0; }
+/* True if the seats know different things (jieqi, capture_knowledge = capturer): each seat
+ * then needs a search tree of its own, built from its own view. */
+static inline bool hidden_private(const Variant *v)
+{
+    return hidden_on(v) && v->hidden.mode == HIDDEN_JIEQI && v->hidden.knowledge == KNOW_CAPTURER;
+}
 /* True if the piece is face down. */
 static inline bool hidden_is_down(const Variant *v, Piece pc)
 {

@@ -40,6 +40,7 @@ static const ParamInfo PARAMS[] = {
     P_INT(qsearch_depth, 0, 32),
     P_POS(eval_scale, 1000),
     P_BOOL(reuse_tree),
+    P_BOOL(seat_trees),
     P_DBL(resign_threshold, 0, 1),
     P_INT(resign_moves, 0, 1000),
     P_DBL(resign_disabled_fraction, 0, 1),
@@ -74,6 +75,7 @@ void params_default(SearchParams *p)
      * gains visible to the search (98%). */
     p->eval_scale = 10.0;
     p->reuse_tree = 1;
+    p->seat_trees = 0;
     p->resign_threshold = 0.95;
     p->resign_moves = 4;
     /* A share of games is played out to the end, to measure how often resignation was wrong. */

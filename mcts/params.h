@@ -18,6 +18,9 @@ typedef struct SearchParams {
     int qsearch_depth;         /* capture-only search at leaves, in plies (0 = static eval) */
     double eval_scale;         /* leaf value = tanh(score / eval_scale), score in pawns */
     int reuse_tree;            /* keep the chosen subtree between moves */
+    int seat_trees;            /* self-play: one tree per seat (as two engines in a match) instead
+                                * of one both seats share; always so when the seats know different
+                                * things (hidden_private) */
     double resign_threshold;   /* resign when root value stays below -threshold ... */
     int resign_moves;          /* ... for this many own moves in a row (0 = never) */
     double resign_disabled_fraction; /* games in which resignation is disabled */

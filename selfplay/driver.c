@@ -194,17 +194,21 @@ static void run_workers(Shared *s)
     const SelfplayOptions *o = s->o;
 #pragma omp parallel
     {
-        Mcts *m = mcts_create(o->variant, o->eval, o->params);
+        /* One searcher, or one per seat (seat_trees, or seats that know different things). */
+        Mcts *m[2] = {mcts_create(o->variant, o->eval, o->params), NULL};
+        m[1] = hidden_private(o->variant) || o->params->seat_trees
+                   ? mcts_create(o->variant, o->eval, o->params) : m[0];
         Position *pos = malloc(sizeof *pos);
         GameBuffers buf = {0};
-        if (!m || !pos) {
+        bool ok = m[0] && m[1] && pos;
+        if (!ok) {
             XqError err = {.line = 0};
             snprintf(err.file, sizeof err.file, "selfplay");
             snprintf(err.message, sizeof err.message, "out of memory creating a search arena "
                      "(arena_nodes = %d)", o->params->arena_nodes);
             set_failure(s, &err);
         }
-        while (m && pos && !atomic_load(&s->failed) && !(o->stop && atomic_load(o->stop))) {
+        while (ok && !atomic_load(&s->failed) && !(o->stop && atomic_load(o->stop))) {
             uint64_t index = atomic_fetch_add(&s->next_claim, 1);
             if (index >= s->end)
                 break;
@@ -237,9 +241,11 @@ static void run_workers(Shared *s)
         }
         game_buffers_free(&buf);
         free(pos);
-        if (m)
-            atomic_fetch_add(&s->truncated_searches, mcts_truncated_searches(m));
-        mcts_free(m);
+        for (int i = 0; i < 2 && (i == 0 || m[1] != m[0]); i++) {
+            if (m[i])
+                atomic_fetch_add(&s->truncated_searches, mcts_truncated_searches(m[i]));
+            mcts_free(m[i]);
+        }
     }
 }
 

@@ -78,7 +78,7 @@ void game_deal(Position *pos, uint64_t seed, uint64_t index, bool paired_deals, 
         hidden_swap_seats(pos, d);
 }
 
-int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *start_fen, uint64_t seed,
+int game_play(Mcts *const m[2], const SearchParams *p, const Variant *v, const char *start_fen, uint64_t seed,
               uint64_t index, bool paired_deals, Position *pos, GameBuffers *buf, GameRecord *g,
               GameStats *stats)
 {
@@ -86,7 +86,10 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
     Rng rng;
     uint64_t game_seed = rng_game_seed(seed, index);
     rng_init(&rng, game_seed);
-    mcts_reset(m);
+    bool two = m[0] != m[1];
+    mcts_reset(m[0]);
+    if (two)
+        mcts_reset(m[1]);
     if (!start_fen || pos_set_fen(pos, v, start_fen, NULL) < 0)
         pos_init_start(pos, v);
 
@@ -94,7 +97,8 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
     HiddenDeal deal;
     HiddenKnowledge knowledge; /* capture_knowledge = capturer: what each seat saw */
     memset(&knowledge, 0, sizeof knowledge);
-    mcts_set_knowledge(m, &knowledge);
+    mcts_set_knowledge(m[0], &knowledge);
+    mcts_set_knowledge(m[1], &knowledge);
     if (hidden_on(v)) {
         game_deal(pos, seed, index, paired_deals, &deal, &g->deal_swapped);
         g->has_deal = true;
@@ -123,7 +127,7 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
         if (nmoves >= max_plies)
             break; /* adjudicated draw at the length cap */
         SearchResult sr;
-        if (mcts_search(m, pos, &rng, p->dirichlet_epsilon > 0, &sr) < 0)
+        if (mcts_search(m[pos->side], pos, &rng, p->dirichlet_epsilon > 0, &sr) < 0)
             break; /* unreachable: the status above saw legal moves */
         stats->playouts += (uint64_t)sr.playouts;
         Side us = pos->side;
@@ -145,7 +149,8 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
             mv = hidden_resolve(pos, mv, &deal); /* the identity comes from the deal */
 
         if (reserve_moves(buf, nmoves + 1) < 0 || reserve_policy(buf, npolicy + sr.nchildren) < 0) {
-            mcts_set_knowledge(m, NULL);
+            mcts_set_knowledge(m[0], NULL);
+            mcts_set_knowledge(m[1], NULL);
             return -1;
         }
         PositionRecord *r = &buf->positions[nmoves];
@@ -170,13 +175,16 @@ int game_play(Mcts *m, const SearchParams *p, const Variant *v, const char *star
             r->policy_count++;
         }
         buf->moves[nmoves++] = mv;
-        mcts_advance(m, mv);
+        mcts_advance(m[0], mv);
+        if (two)
+            mcts_advance(m[1], mv);
         if (g->has_deal)
             hidden_knowledge_note(pos, mv, &deal, &knowledge);
         Undo u;
         pos_do_move(pos, mv, &u);
     }
-    mcts_set_knowledge(m, NULL);
+    mcts_set_knowledge(m[0], NULL);
+    mcts_set_knowledge(m[1], NULL);
     g->seat_colour = (int8_t)(g->has_deal ? hidden_seat_colour(pos, RED) : RED);
     g->result = (int8_t)result;
     g->termination = (uint8_t)reason;

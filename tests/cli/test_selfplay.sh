@@ -89,6 +89,14 @@ $xqlab export "$dir/nobody.h5" --pgn "$dir/nobody.pgn" >/dev/null 2>"$dir/err" |
 grep -v '^\[' "$dir/cap1.pgn" >"$dir/cap1.moves"
 grep -v '^\[' "$dir/nobody.pgn" >"$dir/nobody.moves"
 ! cmp -s "$dir/cap1.moves" "$dir/nobody.moves" || fail "capturer games equal nobody's"
+# seat_trees: a tree per seat (what capturer always uses) plays other games than one shared tree,
+# the same on 1 and 2 threads.
+$xqlab selfplay -v jieqi $jq --set seat_trees=1 -t 1 -o "$dir/seat1.h5" >/dev/null || fail "seat_trees run"
+$xqlab selfplay -v jieqi $jq --set seat_trees=1 -t 2 -o "$dir/seat2.h5" >/dev/null || fail "seat_trees -t 2"
+$compare "$dir/seat1.h5" "$dir/seat2.h5" || fail "seat_trees: 1 and 2 threads differ"
+$xqlab export "$dir/seat1.h5" --pgn "$dir/seat1.pgn" >/dev/null 2>"$dir/err" || fail "seat_trees export"
+grep -v '^\[' "$dir/seat1.pgn" >"$dir/seat1.moves"
+! cmp -s "$dir/seat1.moves" "$dir/nobody.moves" || fail "seat_trees games equal the shared tree's"
 
 # Resource bounds: searches that fill the arena end the run with a warning, not an error.
 $xqlab selfplay $common -n 2 --playouts 2000 --set arena_nodes=512 --no-output 2>"$dir/err" >/dev/null ||
