@@ -141,9 +141,10 @@ static int camp_parse(Variant *v, const IniEntry *e, const char *file, XqError *
             o->kinds[o->nkinds++] = (int8_t)k;
         }
     } else if (!strcmp(e->key, "capacity")) {
-        o->capacity = atoi(e->value);
-        if (o->capacity < 1 || o->capacity > 3)
-            return module_fail(err, file, e->line, "[camp] capacity must be 1, 2 or 3");
+        const char *c = e->value;
+        if (strlen(c) != 1 || c[0] < '1' || c[0] > '3')
+            return module_fail(err, file, e->line, "[camp] capacity must be 1, 2 or 3, not '%s'", c);
+        o->capacity = c[0] - '0';
     } else if (!strcmp(e->key, "home") || !strcmp(e->key, "exit")) {
         int z = variant_find_zone(v, e->value);
         if (z < 0)

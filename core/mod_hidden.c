@@ -92,9 +92,15 @@ static int hidden_parse(Variant *v, const IniEntry *e, const char *file, XqError
         int ka = kind_letter(v, a, k, file, e->line, err), ky;
         if (ka < 0 || (ky = kind_letter(v, y, k, file, e->line, err)) < 0)
             return -1;
+        bool found = false;
         for (int p = 0; p < XQ_MAX_POINTS; p++)
-            if (o->native[p] == ka)
+            if (o->native[p] == ka) {
                 o->native[p] = (int8_t)ky;
+                found = true;
+            }
+        if (!found)
+            return module_fail(err, file, e->line, "[hidden] native_as: no native point holds '%c' "
+                               "(native_as comes after native)", val[0]);
     } else if (!strcmp(k, "capture_knowledge")) {
         if (!strcmp(val, "nobody"))
             o->knowledge = KNOW_NOBODY;
@@ -149,7 +155,9 @@ static int hidden_parse(Variant *v, const IniEntry *e, const char *file, XqError
             s = end;
         }
     } else {
-        return module_fail(err, file, e->line, "unknown key '%s' in [hidden]", k);
+        return module_fail(err, file, e->line, "unknown key '%s' in [hidden] (expected mode, hidden, "
+                           "general, native, native_as, capture_knowledge, reveal_resets_limit, "
+                           "chase_loses, reveal_capturers, cannon, face_up_start, hp, hp_cost)", k);
     }
     return 0;
 }

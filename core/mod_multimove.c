@@ -7,6 +7,7 @@
  * exists only when set up from a FEN ("[turn:2]"); its moves are single second sub-moves, or
  * the pass (written 0000) that ends the turn when the second is optional or impossible. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "module.h"
@@ -49,12 +50,50 @@ static int multi_parse(Variant *v, const IniEntry *e, const char *file, XqError 
     return 0;
 }
 
+/* Chebyshev distance between two points. */
+static int distance(const Variant *v, Point a, Point b)
+{
+    int df = abs(v->point_file[a] - v->point_file[b]), dr = abs(v->point_rank[a] - v->point_rank[b]);
+    return df > dr ? df : dr;
+}
+
+/* The farthest any move of `kind` (for `side`) can go, over every point. */
+static int farthest_move(const Variant *v, int kind, Side side)
+{
+    int far = 0;
+    for (Point p = 0; p < v->npoints; p++) {
+        const MoveTable *t = &v->table[kind][side][p];
+        for (int i = 0; i < t->leap_count; i++) {
+            int d = distance(v, p, v->leaps[t->leap_first + i].to);
+            far = d > far ? d : far;
+        }
+        for (int i = 0; i < t->ray_count; i++) {
+            const Ray *r = &v->rays[t->ray_first + i];
+            int n = r->flags & (RAY_HOP_MOVE | RAY_HOP_CAPTURE) ? r->len : r->slide_max;
+            for (int j = 0; j < n && j < r->len; j++) {
+                int d = distance(v, p, v->ray_points[r->first + j]);
+                far = d > far ? d : far;
+            }
+        }
+    }
+    return far;
+}
+
 static int multi_finish(Variant *v, const char *file, XqError *err)
 {
     if (!v->multi.double_kinds)
         return module_fail(err, file, 0, "[multimove] needs double = LETTERS");
     if (v->modules & ~(unsigned)(MOD_MULTIMOVE | MOD_RESERVE))
-        return module_fail(err, file, 0, "[multimove] cannot be combined with [cube]");
+        return module_fail(err, file, 0, "[multimove] can only be combined with [reserve]");
+    /* A turn stores its second sub-move as an offset of at most 3 files and 3 ranks: refuse
+     * kinds that could go further rather than leave their long moves out. */
+    for (int k = 0; k < v->nkinds; k++) {
+        int far = v->multi.double_kinds >> k & 1 ? farthest_move(v, k, v->multi.side) : 0;
+        if (far > 3)
+            return module_fail(err, file, 0, "[multimove] double: %s moves up to %d points away; a "
+                               "second sub-move may go at most 3 files and 3 ranks",
+                               v->kinds[k].name, far);
+    }
     return 0;
 }
 

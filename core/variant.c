@@ -711,8 +711,8 @@ static int load_rules(Variant *v, const IniFile *ini, const char *name, XqError 
         } else if (strcmp(e->section, "board") && strcmp(e->section, "zones") &&
                    strncmp(e->section, "piece", 5) && strncmp(e->section, "powered ", 8)) {
             return fail(err, name, e->line, "unknown section [%s] (expected variant, board, "
-                        "zones, piece NAME, powered NAME, rules, reserve, cube, multimove)",
-                        e->section);
+                        "zones, piece NAME, powered NAME, rules, or a rule module: reserve, cube, "
+                        "multimove, camp, displacement, promotion, hidden)", e->section);
         }
     }
     if (!v->name[0])
@@ -1070,11 +1070,6 @@ Variant *variant_load_text(const char *text, const char *name, XqError *err)
         if (mod && mod->parse_option && mod->parse_option(v, &ini.entries[i], name, err) < 0)
             goto error;
     }
-    for (int i = 0; i < module_count(); i++) {
-        const RuleModule *mod = module_at(i);
-        if ((v->modules & mod->bit) && mod->finish_load && mod->finish_load(v, name, err) < 0)
-            goto error;
-    }
     /* Keep every table array allocated, even when empty: move generation offsets these
      * pointers unconditionally, and offsetting NULL is undefined behaviour. */
     LeapEntry *leaps = grow(b.leaps, &b.capleaps, 1, sizeof *b.leaps);
@@ -1097,6 +1092,12 @@ Variant *variant_load_text(const char *text, const char *name, XqError *err)
     v->ray_points = b.pts;
     v->nray_points = b.npts;
     b = (Builder){0};
+    /* Modules finish with the tables complete (they may read or change them). */
+    for (int i = 0; i < module_count(); i++) {
+        const RuleModule *mod = module_at(i);
+        if ((v->modules & mod->bit) && mod->finish_load && mod->finish_load(v, name, err) < 0)
+            goto error;
+    }
     if (compile_attacks(v, name, err) < 0)
         goto error;
     init_zobrist(v);

@@ -75,20 +75,25 @@ void expect_fen(const Position *p, const char *want)
 
 Variant *load_text_variant(const char *name, const char *from, const char *to)
 {
+    XqError err;
+    Variant *v = try_text_variant(name, from, to, &err);
+    if (!v)
+        fail_msg("%s", err.message);
+    return v;
+}
+
+Variant *try_text_variant(const char *name, const char *from, const char *to, XqError *err)
+{
     char path[1024];
     snprintf(path, sizeof path, "%s/configs/variants/%s.ini", XQ_SOURCE_DIR, name);
-    XqError err;
-    char *text = ini_read_file(path, &err);
+    char *text = ini_read_file(path, err);
     assert_non_null(text);
     char *at = strstr(text, from);
     assert_non_null(at);
     char buf[16384];
     snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
     free(text);
-    Variant *v = variant_load_text(buf, name, &err);
-    if (!v)
-        fail_msg("%s", err.message);
-    return v;
+    return variant_load_text(buf, name, err);
 }
 
 void expect_perft(const char *name, const uint64_t *want, int depth)

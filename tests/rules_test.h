@@ -20,8 +20,10 @@ void expect_moves(Position *p, const char *prefix, const char *expected);
 bool has_move(Position *p, const char *text);
 /* Fails unless the position's FEN is `want`. */
 void expect_fen(const Position *p, const char *want);
-/* The shipped variant `name` with the first occurrence of `from` replaced by `to`. */
+/* The shipped variant `name` with the first occurrence of `from` replaced by `to`; the test
+ * fails if it does not load. try_text_variant returns NULL with *err instead. */
 Variant *load_text_variant(const char *name, const char *from, const char *to);
+Variant *try_text_variant(const char *name, const char *from, const char *to, XqError *err);
 /* Fails unless perft of the start position gives want[0..depth-1]. */
 void expect_perft(const char *name, const uint64_t *want, int depth);
 

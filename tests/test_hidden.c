@@ -538,6 +538,36 @@ static void jieqi_capture_knowledge_both(void **state)
     free(pos);
 }
 
+/* native_as rewrites the points native set: written first it would do nothing, so it is refused;
+ * an unknown key names the accepted ones. */
+static void hidden_option_errors(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/configs/variants/jieqi.ini", XQ_SOURCE_DIR);
+    XqError err;
+    char *text = ini_read_file(path, &err);
+    assert_non_null(text);
+    const char *native = "native = rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR\n";
+    char *at = strstr(text, native);
+    assert_non_null(at);
+    size_t n = strlen(text) + 64;
+    char *out = malloc(n);
+    assert_non_null(out);
+    /* native_as = A:Y moved before native. */
+    char *as = strstr(at, "native_as = A:Y\n");
+    assert_non_null(as);
+    snprintf(out, n, "%.*snative_as = A:Y\n%.*s%s", (int)(at - text), text, (int)(as - at), at,
+             as + strlen("native_as = A:Y\n"));
+    assert_null(variant_load_text(out, "jieqi.ini", &err));
+    assert_non_null(strstr(err.message, "[hidden] native_as: no native point holds 'A'"));
+    snprintf(out, n, "%.*sface_down = yes\n%s", (int)(at - text), text, at);
+    assert_null(variant_load_text(out, "jieqi.ini", &err));
+    assert_non_null(strstr(err.message, "unknown key 'face_down' in [hidden] (expected mode,"));
+    free(out);
+    free(text);
+}
+
 static Variant *load_capturer(void)
 {
     return load_with("jieqi", "\ncapture_knowledge = nobody", "\ncapture_knowledge = capturer");
@@ -1238,6 +1268,7 @@ int main(void)
         cmocka_unit_test(jieqi_face_down_advisor_palace),
         cmocka_unit_test(jieqi_cannon_over_face_down_and_capture_unseen),
         cmocka_unit_test(jieqi_capture_knowledge_both),
+        cmocka_unit_test(hidden_option_errors),
         cmocka_unit_test(jieqi_capturer_records_what_it_takes),
         cmocka_unit_test(jieqi_capturer_view),
         cmocka_unit_test(jieqi_move_limit_and_check),

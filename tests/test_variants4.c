@@ -348,6 +348,20 @@ static void tigers_second_move_optional(void **state)
     variant_free(v);
 }
 
+/* A second sub-move is stored within 3 files and 3 ranks: a kind that can go further is
+ * refused at load (it used to load with its long second sub-moves silently missing); a horse
+ * (2 points) is fine. */
+static void tigers_double_reach_checked(void **state)
+{
+    (void)state;
+    XqError err;
+    assert_null(try_text_variant("five-tigers", "double = P", "double = PR", &err));
+    assert_non_null(strstr(err.message, "[multimove] double: chariot moves up to 9 points away"));
+    Variant *v = try_text_variant("five-tigers", "double = P", "double = PN", &err);
+    assert_non_null(v);
+    variant_free(v);
+}
+
 static void tigers_single_when_no_second(void **state)
 {
     (void)state;
@@ -468,6 +482,7 @@ int main(void)
         cmocka_unit_test(tigers_perft),
         cmocka_unit_test(tigers_start_turns),
         cmocka_unit_test(tigers_second_move_optional),
+        cmocka_unit_test(tigers_double_reach_checked),
         cmocka_unit_test(tigers_single_when_no_second),
         cmocka_unit_test(tigers_safety_after_each_submove),
         cmocka_unit_test(tigers_pending_state_fen),

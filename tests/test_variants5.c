@@ -96,6 +96,11 @@ static void camp_entry_conditions(void **state)
 static void camp_capacity_and_leaving(void **state)
 {
     (void)state;
+    /* The capacity is 1, 2 or 3, the whole value ("2x" was once read as 2). */
+    XqError err;
+    assert_null(try_text_variant("river-camp", "capacity = 3", "capacity = 2x", &err));
+    assert_non_null(strstr(err.message, "[camp] capacity must be 1, 2 or 3, not '2x'"));
+    assert_null(try_text_variant("river-camp", "capacity = 3", "capacity = 4", &err));
     Variant *v = test_load_variant("river-camp");
     test_set_fen(&pos, v, "4k4/9/9/9/4p4/4P4/2N3P2/9/9/R3K4 w - - 0 1 [camp:PRN/]");
     expect_fen(&pos, "4k4/9/9/9/4p4/4P4/2N3P2/9/9/R3K4 w - - 0 1 [camp:NRP/]");
@@ -105,7 +110,6 @@ static void camp_capacity_and_leaving(void **state)
     assert_int_equal(count_prefix(&pos, "P@"), 8);
     char why[128];
     assert_int_equal(move_parse(&pos, "R@e5", why, sizeof why), XQ_MOVE_NONE); /* no capture */
-    XqError err;
     assert_int_not_equal(pos_set_fen(&pos2, v, "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 [camp:RRNP/]", &err), 0);
     assert_int_not_equal(pos_set_fen(&pos2, v, "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 [camp:B/]", &err), 0);
     variant_free(v);
