@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "hidden.h"
 #include "perft.h"
 #include "position.h"
 
@@ -36,19 +37,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pos_get_fen(&fuzz_copy, again, sizeof again);
     FUZZ_CHECK(strcmp(fen, again) == 0, "'%s' read back as '%s'", fen, again);
 
-    /* perft(2) by hand, so each first move's do/undo is checked too. */
+    /* perft(2) by hand, so each first move's do/undo is checked too. A face-down rule set lists
+     * undrawn reveals, which are chance events and never played as they are (core/hidden.h):
+     * each of their drawn identities is played instead, as perft counts them. */
     memcpy(&fuzz_copy, &fuzz_pos, offsetof(Position, hist));
     MoveList list;
     pos_generate_legal(&fuzz_pos, &list);
     uint64_t leaves = 0;
     for (int i = 0; i < list.count; i++) {
-        Undo u;
-        pos_do_move(&fuzz_pos, list.moves[i], &u);
-        FUZZ_CHECK(pos_validate(&fuzz_pos, msg, sizeof msg) == 0, "after move %d: %s", i, msg);
-        leaves += (uint64_t)pos_count_legal(&fuzz_pos);
-        pos_undo_move(&fuzz_pos, list.moves[i], &u);
-        FUZZ_CHECK(memcmp(&fuzz_copy, &fuzz_pos, offsetof(Position, hist)) == 0,
-                   "undo of move %d does not restore the start position", i);
+        Move drawn[HIDDEN_MAX_OUTCOMES];
+        double prob[HIDDEN_MAX_OUTCOMES];
+        int n = 1;
+        drawn[0] = list.moves[i];
+        if (hidden_on(v) && hidden_is_chance(&fuzz_pos, list.moves[i]))
+            n = hidden_outcomes(&fuzz_pos, list.moves[i], drawn, prob);
+        for (int j = 0; j < n; j++) {
+            Undo u;
+            pos_do_move(&fuzz_pos, drawn[j], &u);
+            FUZZ_CHECK(pos_validate(&fuzz_pos, msg, sizeof msg) == 0, "after move %d (identity %d): %s", i,
+                       j, msg);
+            leaves += perft(&fuzz_pos, 1);
+            pos_undo_move(&fuzz_pos, drawn[j], &u);
+            FUZZ_CHECK(memcmp(&fuzz_copy, &fuzz_pos, offsetof(Position, hist)) == 0,
+                       "undo of move %d (identity %d) does not restore the start position", i, j);
+        }
     }
     FUZZ_CHECK(perft(&fuzz_pos, 2) == leaves, "perft(2) differs from the sum over first moves");
     variant_free(v);
