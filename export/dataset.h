@@ -7,9 +7,10 @@
 
 #include "variant.h"
 
-/* Version 2 added /positions/module, /games/deal, /games/deal_swapped and /games/seat_colour;
- * version 1 files are still read (those columns read as zero). */
-enum { DATASET_FORMAT_VERSION = 2, DATASET_FORMAT_OLDEST = 1 };
+/* Version 3 writes every string attribute as a fixed-length string (export/schema.h says why);
+ * version 2 added /positions/module, /games/deal, /games/deal_swapped and /games/seat_colour;
+ * versions 1 and 2 are still read (the newer columns of a version-1 file read as zero). */
+enum { DATASET_FORMAT_VERSION = 3, DATASET_FORMAT_OLDEST = 1 };
 
 /* Provenance written as root attributes. Strings are borrowed for the call. */
 typedef struct DatasetMeta {

@@ -436,7 +436,7 @@ static int write_root(hid_t out, const char *out_path, const Source *src, int co
     static const char *const names[6] = {"program_version", "variant_name", "variant_text", "weights_text",
                                          "params_text", "command_line"};
     for (int i = 0; i < 6; i++)
-        if (!(texts[i] = attr_read_string(f, names[i]))) {
+        if (!(texts[i] = attr_read_string(f, names[i], schema_vlen_strings(src[0].version)))) {
             schema_fail(err, src[0].path, "root attribute %s is missing", names[i]);
             goto cleanup;
         }

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "schema.h"
+
 static int fail(XqError *err, const char *file, const char *fmt, ...)
 {
     va_list ap;
@@ -41,16 +43,6 @@ static int write_attr(hid_t obj, const char *name, hid_t type, const void *value
     if (a >= 0)
         H5Aclose(a);
     H5Sclose(space);
-    return rc;
-}
-
-static int write_string_attr(hid_t obj, const char *name, const char *value)
-{
-    hid_t type = H5Tcopy(H5T_C_S1);
-    H5Tset_size(type, H5T_VARIABLE);
-    H5Tset_cset(type, H5T_CSET_UTF8);
-    int rc = write_attr(obj, name, type, &value);
-    H5Tclose(type);
     return rc;
 }
 
@@ -111,10 +103,11 @@ static int write_group(hid_t file, const OpeningTree *t, const char *sources)
     int32_t tree_depth = t->depth;
     uint64_t games = wdl_games(&t->nodes[0].red);
     double entropy = openings_child_entropy(t, 0);
-    if (write_string_attr(group, "variant_name", t->v->name) < 0 ||
-        write_string_attr(group, "root_fen", t->root_fen) < 0 ||
-        write_string_attr(group, "sources", sources) < 0 ||
-        write_string_attr(group, "move_notation", t->wxf ? "WXF" : "ICCS") < 0 ||
+    /* Fixed-length strings, as in the datasets (export/schema.h). */
+    if (attr_write_string(group, "variant_name", t->v->name) < 0 ||
+        attr_write_string(group, "root_fen", t->root_fen) < 0 ||
+        attr_write_string(group, "sources", sources) < 0 ||
+        attr_write_string(group, "move_notation", t->wxf ? "WXF" : "ICCS") < 0 ||
         write_attr(group, "depth", H5T_NATIVE_INT32, &tree_depth) < 0 ||
         write_attr(group, "games", H5T_NATIVE_UINT64, &games) < 0 ||
         write_attr(group, "first_move_entropy", H5T_NATIVE_DOUBLE, &entropy) < 0)
@@ -143,6 +136,9 @@ int openings_h5_write(const char *path, const OpeningTree *t, const char *const 
     size_t len = 1;
     for (int i = 0; i < nsources; i++)
         len += strlen(sources[i]) + 1;
+    if (len - 1 > ATTR_TEXT_MAX)
+        return fail(err, path, "the list of input files is %zu bytes: the sources attribute holds at most %d",
+                    len - 1, ATTR_TEXT_MAX);
     char *joined = malloc(len), tmp[1100];
     if (!joined)
         return fail(err, path, "out of memory");

@@ -44,9 +44,9 @@ void dsr_close(DatasetReader *r)
 }
 
 /* Copies a string attribute into a fixed buffer; -1 if missing. */
-static int read_fixed_string(hid_t file, const char *name, char *buf, size_t size)
+static int read_fixed_string(hid_t file, const char *name, bool vlen_ok, char *buf, size_t size)
 {
-    char *s = attr_read_string(file, name);
+    char *s = attr_read_string(file, name, vlen_ok);
     if (!s)
         return -1;
     snprintf(buf, size, "%s", s);
@@ -64,18 +64,21 @@ static int read_meta(DatasetReader *r, XqError *err)
         return schema_fail(err, r->path, "format version %d is not supported (this reader knows %d-%d)",
                            (int)version, DATASET_FORMAT_OLDEST, DATASET_FORMAT_VERSION);
     s->format_version = version;
+    bool vlen_ok = schema_vlen_strings(version);
     static const char *const text_names[] = {"variant_text", "params_text", "weights_text", "command_line"};
     char **texts[] = {&s->variant_text, &s->params_text, &s->weights_text, &s->command_line};
     for (int i = 0; i < 4; i++)
-        if (!(*texts[i] = attr_read_string(r->file, text_names[i])))
-            return schema_fail(err, r->path, "root attribute %s is missing or not a string", text_names[i]);
-    if (read_fixed_string(r->file, "variant_name", s->variant_name, sizeof s->variant_name) < 0 ||
-        read_fixed_string(r->file, "program_version", s->program_version, sizeof s->program_version) < 0 ||
-        read_fixed_string(r->file, "host", s->host, sizeof s->host) < 0 ||
-        read_fixed_string(r->file, "created_utc", s->created_utc, sizeof s->created_utc) < 0 ||
-        read_fixed_string(r->file, "closed_utc", s->closed_utc, sizeof s->closed_utc) < 0)
+        if (!(*texts[i] = attr_read_string(r->file, text_names[i], vlen_ok)))
+            return schema_fail(err, r->path, "root attribute %s is missing or not a %s string", text_names[i],
+                               vlen_ok ? "readable" : "fixed-length");
+    if (read_fixed_string(r->file, "variant_name", vlen_ok, s->variant_name, sizeof s->variant_name) < 0 ||
+        read_fixed_string(r->file, "program_version", vlen_ok, s->program_version, sizeof s->program_version) < 0 ||
+        read_fixed_string(r->file, "host", vlen_ok, s->host, sizeof s->host) < 0 ||
+        read_fixed_string(r->file, "created_utc", vlen_ok, s->created_utc, sizeof s->created_utc) < 0 ||
+        read_fixed_string(r->file, "closed_utc", vlen_ok, s->closed_utc, sizeof s->closed_utc) < 0)
         return schema_fail(err, r->path, "a root string attribute (variant_name, program_version, host, "
-                                         "created_utc, closed_utc) is missing");
+                                         "created_utc, closed_utc) is missing or not a %s string",
+                           vlen_ok ? "readable" : "fixed-length");
     if (attr_read_u64(r->file, "base_seed", &s->base_seed) < 0 ||
         attr_read_i32(r->file, "shard_index", &shard_index) < 0 ||
         attr_read_i32(r->file, "shard_count", &shard_count) < 0 ||
@@ -209,7 +212,7 @@ DatasetReader *dsr_open(const char *path, XqError *err)
     /* An index (xqlab merge --index) reads through other files: prove they are all there first,
      * since HDF5 returns fill values for a missing source. */
     bool is_index;
-    if (vds_check(r->file, path, &is_index, err) < 0)
+    if (vds_check(r->file, path, r->summary.format_version, &is_index, err) < 0)
         goto fail;
     for (int c = 0; c < NCOLUMNS; c++) {
         if (!schema_column_in(c, r->summary.format_version))

@@ -271,6 +271,25 @@ cleanup:
     return rc;
 }
 
+bool schema_vlen_strings(int version)
+{
+    return version < 3;
+}
+
+/* Fixed-length NUL-padded UTF-8 string of `size` bytes (at least 1: HDF5 has no empty type). */
+static hid_t fixed_string_type(size_t size)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return -1;
+    if (H5Tset_size(t, size > 0 ? size : 1) < 0 || H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
+        H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
 static hid_t vlen_string_type(void)
 {
     hid_t t = H5Tcopy(H5T_C_S1);
@@ -285,11 +304,15 @@ static hid_t vlen_string_type(void)
 
 int attr_write_string(hid_t obj, const char *name, const char *value)
 {
-    hid_t t = vlen_string_type();
+    const char *v = value ? value : "";
+    size_t len = strlen(v);
+    if (len > ATTR_TEXT_MAX)
+        return -1;
+    hid_t t = fixed_string_type(len);
     if (t < 0)
         return -1;
-    const char *v = value ? value : "";
-    int rc = attr_replace(obj, name, t, t, &v);
+    /* The type holds exactly len bytes (1 for ""), so HDF5 reads no further than the text's NUL. */
+    int rc = attr_replace(obj, name, t, t, v);
     H5Tclose(t);
     return rc;
 }
@@ -333,7 +356,7 @@ static hid_t attr_open_scalar(hid_t obj, const char *name, H5T_class_t cls, hid_
     return attr;
 }
 
-char *attr_read_string(hid_t obj, const char *name)
+char *attr_read_string(hid_t obj, const char *name, bool vlen_ok)
 {
     hid_t type;
     hid_t attr = attr_open_scalar(obj, name, H5T_STRING, &type);
@@ -341,7 +364,7 @@ char *attr_read_string(hid_t obj, const char *name)
         return NULL;
     char *out = NULL;
     htri_t vlen = H5Tis_variable_str(type);
-    if (vlen > 0) {
+    if (vlen > 0 && vlen_ok) {
         hid_t mt = vlen_string_type();
         char *s = NULL;
         if (mt >= 0 && H5Aread(attr, mt, &s) >= 0 && s) {
@@ -351,10 +374,14 @@ char *attr_read_string(hid_t obj, const char *name)
         if (mt >= 0)
             H5Tclose(mt);
     } else if (vlen == 0) {
+        /* A damaged type may claim any size: no attribute of the compact storage HDF5 uses here
+         * holds more than 64 KiB, so a larger one is refused before anything is allocated. */
         size_t n = H5Tget_size(type);
         hid_t mt = H5Tcopy(H5T_C_S1);
-        char *s = n > 0 ? calloc(n + 1, 1) : NULL;
-        if (s && mt >= 0 && H5Tset_size(mt, n + 1) >= 0 && H5Aread(attr, mt, s) >= 0)
+        char *s = n > 0 && n <= ATTR_STORAGE_MAX ? calloc(n + 1, 1) : NULL;
+        /* HDF5 converts between strings of one character set only. */
+        if (s && mt >= 0 && H5Tset_size(mt, n + 1) >= 0 && H5Tset_cset(mt, H5Tget_cset(type)) >= 0 &&
+            H5Aread(attr, mt, s) >= 0)
             out = s;
         else
             free(s);

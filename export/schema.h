@@ -76,13 +76,27 @@ void schema_quiet_hdf5(void);
  * entry of the current HDF5 error stack if there is one, then clears that stack. Returns -1. */
 int schema_fail(XqError *err, const char *path, const char *fmt, ...);
 
-/* Root attributes. Strings are variable-length UTF-8; the *_read functions return -1 if the
- * attribute is missing or of the wrong kind. attr_read_string returns a malloc'd string. */
+/* Attributes. Strings are written as fixed-length NUL-padded UTF-8 strings of exactly the text's
+ * length (format 3): the value of a variable-length string lives in the file's global heap, and
+ * libhdf5 1.10 crashes, hangs or leaks reading a damaged global heap, while a fixed-length value
+ * sits in the attribute's own object-header message. HDF5 keeps attributes in the object header,
+ * whose messages hold at most 64 KiB: attr_write_string refuses (returns -1 without touching
+ * obj) a text longer than ATTR_TEXT_MAX bytes. */
+enum { ATTR_TEXT_MAX = 65000, ATTR_STORAGE_MAX = 65535 };
+
+/* True if files of format `version` may hold variable-length strings (formats 1 and 2 wrote
+ * them); format 3 and later readers refuse them, so no read of a format-3 file touches the
+ * global heap. */
+bool schema_vlen_strings(int version);
+
+/* The *_read functions return -1 (NULL) if the attribute is missing or of the wrong kind;
+ * attr_read_string returns a malloc'd string and reads a variable-length string only when
+ * vlen_ok (schema_vlen_strings of the file's format). */
 int attr_write_string(hid_t obj, const char *name, const char *value);
 int attr_write_u64(hid_t obj, const char *name, uint64_t value);
 int attr_write_i32(hid_t obj, const char *name, int32_t value);
 int attr_write_f64(hid_t obj, const char *name, double value);
-char *attr_read_string(hid_t obj, const char *name);
+char *attr_read_string(hid_t obj, const char *name, bool vlen_ok);
 int attr_read_u64(hid_t obj, const char *name, uint64_t *value);
 int attr_read_i32(hid_t obj, const char *name, int32_t *value);
 

@@ -205,7 +205,13 @@ static int check_listed_source(SourceCache *cache, const char *path, char *line,
     hid_t f = cache_open(cache, path, resolved, err);
     if (f < 0)
         return -1;
-    char *closed = attr_read_string(f, "closed_utc"), *created = attr_read_string(f, "created_utc");
+    if (H5Lexists(f, VDS_INDEX_GROUP, H5P_DEFAULT) > 0)
+        return schema_fail(err, path, "index source %s is itself an index", resolved);
+    int32_t version = DATASET_FORMAT_VERSION;
+    if (attr_read_i32(f, "format_version", &version) < 0)
+        return schema_fail(err, path, "index source %s has no format_version", resolved);
+    bool vlen_ok = schema_vlen_strings(version);
+    char *closed = attr_read_string(f, "closed_utc", vlen_ok), *created = attr_read_string(f, "created_utc", vlen_ok);
     bool finished = closed && closed[0], same = created && !strcmp(created, fields[1]);
     char created_copy[64];
     snprintf(created_copy, sizeof created_copy, "%s", created ? created : "?");
@@ -216,11 +222,6 @@ static int check_listed_source(SourceCache *cache, const char *path, char *line,
     if (!same)
         return schema_fail(err, path, "index source %s is not the file the index was made from (created %s, "
                                       "indexed %s): merge --index again", resolved, created_copy, fields[1]);
-    if (H5Lexists(f, VDS_INDEX_GROUP, H5P_DEFAULT) > 0)
-        return schema_fail(err, path, "index source %s is itself an index", resolved);
-    int32_t version = DATASET_FORMAT_VERSION;
-    if (attr_read_i32(f, "format_version", &version) < 0)
-        return schema_fail(err, path, "index source %s has no format_version", resolved);
     for (int c = 0; c < NCOLUMNS; c++) {
         if (!schema_column_in((Column)c, version))
             continue; /* not in that format: neither in the shard nor in the index */
@@ -232,7 +233,7 @@ static int check_listed_source(SourceCache *cache, const char *path, char *line,
     return 0;
 }
 
-int vds_check(hid_t file, const char *path, bool *is_index, XqError *err)
+int vds_check(hid_t file, const char *path, int version, bool *is_index, XqError *err)
 {
     *is_index = H5Lexists(file, VDS_INDEX_GROUP, H5P_DEFAULT) > 0;
     SourceCache cache = {0};
@@ -254,7 +255,7 @@ int vds_check(hid_t file, const char *path, bool *is_index, XqError *err)
     }
     if (*is_index) {
         hid_t g = H5Gopen2(file, VDS_INDEX_GROUP, H5P_DEFAULT);
-        char *text = g >= 0 ? attr_read_string(g, "sources") : NULL;
+        char *text = g >= 0 ? attr_read_string(g, "sources", schema_vlen_strings(version)) : NULL;
         if (g >= 0)
             H5Gclose(g);
         if (!text) {

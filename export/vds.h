@@ -21,8 +21,9 @@
  * its source dataset has every row the mapping reads. If the file is an index (VDS_INDEX_GROUP):
  * each listed source is a finished shard (closed_utc set), is the file the index was made from
  * (same created_utc) and has the recorded row counts. HDF5_VDS_PREFIX (which would move the
- * sources) is refused. Sets *is_index. Returns 0, or -1 with *err naming the source and the
- * index. */
-int vds_check(hid_t file, const char *path, bool *is_index, XqError *err);
+ * sources) is refused. `version` is the file's format version (its string attributes are read
+ * as schema_vlen_strings allows; each source's by its own version). Sets *is_index. Returns 0, or
+ * -1 with *err naming the source and the index. */
+int vds_check(hid_t file, const char *path, int version, bool *is_index, XqError *err);
 
 #endif

@@ -92,13 +92,19 @@ static int write_meta(DatasetWriter *w, const DatasetMeta *m, XqError *err)
     host[sizeof host - 1] = '\0';
     schema_utc_now(now, sizeof now);
     hid_t f = w->file;
+    const char *const texts[][2] = {
+        {"program_version", XQLAB_VERSION}, {"variant_name", m->variant_name}, {"variant_text", m->variant_text},
+        {"weights_text", m->weights_text}, {"params_text", m->params_text}, {"command_line", m->command_line},
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        size_t len = texts[i][1] ? strlen(texts[i][1]) : 0;
+        if (len > ATTR_TEXT_MAX)
+            return schema_fail(err, w->tmp_path, "%s is %zu bytes: a text attribute holds at most %d bytes",
+                               texts[i][0], len, ATTR_TEXT_MAX);
+        if (attr_write_string(f, texts[i][0], texts[i][1]) < 0)
+            return schema_fail(err, w->tmp_path, "cannot write the root attribute %s", texts[i][0]);
+    }
     if (attr_write_i32(f, "format_version", DATASET_FORMAT_VERSION) < 0 ||
-        attr_write_string(f, "program_version", XQLAB_VERSION) < 0 ||
-        attr_write_string(f, "variant_name", m->variant_name) < 0 ||
-        attr_write_string(f, "variant_text", m->variant_text) < 0 ||
-        attr_write_string(f, "weights_text", m->weights_text) < 0 ||
-        attr_write_string(f, "params_text", m->params_text) < 0 ||
-        attr_write_string(f, "command_line", m->command_line) < 0 ||
         attr_write_u64(f, "base_seed", m->base_seed) < 0 ||
         attr_write_i32(f, "shard_index", m->shard_index) < 0 ||
         attr_write_i32(f, "shard_count", m->shard_count) < 0 ||
@@ -509,8 +515,8 @@ static int resume_layout(DatasetWriter *w, const DatasetMeta *m, XqError *err)
     if (attr_read_i32(w->file, "npoints", &npoints) < 0 || npoints != m->npoints)
         return schema_fail(err, w->tmp_path, "cannot resume: the file has %d points per board, the run %d",
                            (int)npoints, m->npoints);
-    char *name = attr_read_string(w->file, "variant_name");
-    char *text = attr_read_string(w->file, "variant_text");
+    char *name = attr_read_string(w->file, "variant_name", false);
+    char *text = attr_read_string(w->file, "variant_text", false);
     bool same = name && text && !strcmp(name, m->variant_name ? m->variant_name : "") &&
                 !strcmp(text, m->variant_text ? m->variant_text : "");
     free(name);

@@ -1,7 +1,8 @@
 /* test_export.c - the HDF5 dataset writer and reader: round trips of every field, resume after
  * an abandoned run, after a half-written game, after SIGKILL, after a damaged chunk, an unreadable
  * .tmp and an interrupted rebuild, rejection of damaged files, reading format-1 files (before the
- * hidden-piece columns), and the zstd filter on good and bad input. */
+ * hidden-piece columns), fixed-length strings (format 3) and reading format-2 files with
+ * variable-length ones, and the zstd filter on good and bad input. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -582,6 +583,150 @@ static void test_reads_format_1(void **state)
     expect_open_error(old, "dataset /positions/module is missing");
 }
 
+/* H5Aiterate2 callback: a string attribute must be a fixed-length, NUL-padded UTF-8 string exactly
+ * as long as its text (1 byte for ""); *(int *)data counts them. */
+static herr_t check_fixed_string(hid_t obj, const char *name, const H5A_info_t *info, void *data)
+{
+    (void)info;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    assert_true(a >= 0);
+    hid_t t = H5Aget_type(a);
+    if (H5Tget_class(t) == H5T_STRING) {
+        if (H5Tis_variable_str(t) != 0)
+            fail_msg("attribute %s is a variable-length string", name);
+        assert_int_equal(H5Tget_cset(t), H5T_CSET_UTF8);
+        assert_int_equal(H5Tget_strpad(t), H5T_STR_NULLPAD);
+        size_t n = H5Tget_size(t);
+        char *buf = calloc(n + 1, 1);
+        assert_non_null(buf);
+        assert_true(H5Aread(a, t, buf) >= 0);
+        if (strlen(buf) != n && !(n == 1 && buf[0] == '\0'))
+            fail_msg("attribute %s: %zu bytes for a text of %zu", name, n, strlen(buf));
+        free(buf);
+        (*(int *)data)++;
+    }
+    H5Tclose(t);
+    H5Aclose(a);
+    return 0;
+}
+
+/* H5Ovisit2 callback: checks the attributes of every object of the file. */
+static herr_t check_object_strings(hid_t obj, const char *name, const H5O_info_t *info, void *data)
+{
+    (void)info;
+    hsize_t idx = 0;
+    assert_true(H5Aiterate_by_name(obj, name, H5_INDEX_NAME, H5_ITER_INC, &idx, check_fixed_string, data,
+                                   H5P_DEFAULT) >= 0);
+    return 0;
+}
+
+/* Rewrites every root string attribute as a variable-length string, as formats 1 and 2 wrote
+ * them, and sets format_version. */
+static void rewrite_strings_as_vlen(const char *path, int32_t version)
+{
+    static const char *const names[] = {"program_version", "variant_name", "variant_text", "weights_text",
+                                        "params_text", "command_line", "host", "created_utc", "closed_utc"};
+    hid_t h = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(h >= 0);
+    hid_t vlen = H5Tcopy(H5T_C_S1);
+    assert_true(H5Tset_size(vlen, H5T_VARIABLE) >= 0 && H5Tset_cset(vlen, H5T_CSET_UTF8) >= 0);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        hid_t a = H5Aopen(h, names[i], H5P_DEFAULT);
+        hid_t t = H5Aget_type(a);
+        size_t n = H5Tget_size(t);
+        char *text = calloc(n + 1, 1);
+        assert_non_null(text);
+        assert_true(H5Aread(a, t, text) >= 0);
+        H5Tclose(t);
+        H5Aclose(a);
+        assert_true(H5Adelete(h, names[i]) >= 0);
+        hid_t space = H5Screate(H5S_SCALAR);
+        a = H5Acreate2(h, names[i], vlen, space, H5P_DEFAULT, H5P_DEFAULT);
+        const char *value = text;
+        assert_true(a >= 0 && H5Awrite(a, vlen, &value) >= 0);
+        H5Aclose(a);
+        H5Sclose(space);
+        free(text);
+    }
+    H5Tclose(vlen);
+    hid_t a = H5Aopen(h, "format_version", H5P_DEFAULT);
+    assert_true(H5Awrite(a, H5T_NATIVE_INT32, &version) >= 0);
+    H5Aclose(a);
+    H5Fclose(h);
+}
+
+/* Format 3 writes every string attribute fixed-length (no reader path goes through the global
+ * heap) and refuses a variable-length one; files of format 2 with variable-length strings still
+ * read. */
+static void test_fixed_length_strings(void **state)
+{
+    (void)state;
+    char path[600], old[600];
+    scratch("strings3.h5", path, sizeof path);
+    scratch("strings2.h5", old, sizeof old);
+    write_file(path, 5, 5);
+    int strings = 0;
+    hid_t h = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(h >= 0);
+    assert_true(H5Ovisit2(h, H5_INDEX_NAME, H5_ITER_INC, check_object_strings, &strings, H5O_INFO_BASIC) >= 0);
+    H5Fclose(h);
+    /* 9 root strings (closed_utc included) and the description of each of the 34 columns. */
+    assert_int_equal(strings, 9 + 34);
+
+    copy_file(path, old, -1);
+    rewrite_strings_as_vlen(old, 2);
+    XqError err;
+    DatasetReader *r = dsr_open(old, &err);
+    if (!r)
+        fail_with("dsr_open (format 2, variable-length strings)", &err);
+    const DatasetSummary *s = dsr_summary(r);
+    DatasetMeta m = test_meta();
+    assert_int_equal(s->format_version, 2);
+    assert_string_equal(s->variant_name, m.variant_name);
+    assert_string_equal(s->variant_text, m.variant_text);
+    assert_string_equal(s->command_line, m.command_line);
+    assert_int_equal(strlen(s->closed_utc), 20);
+    dsr_close(r);
+
+    copy_file(path, old, -1);
+    rewrite_strings_as_vlen(old, 3);
+    expect_open_error(old, "root attribute variant_text is missing or not a fixed-length string");
+}
+
+/* A text attribute holds at most ATTR_TEXT_MAX (65000) bytes in HDF5's object header: that long
+ * a variant text round-trips, a longer one is refused by name before anything is written. */
+static void test_text_attribute_limit(void **state)
+{
+    (void)state;
+    enum { LIMIT = 65000 };
+    char path[600];
+    scratch("long_text.h5", path, sizeof path);
+    char *text = malloc(LIMIT + 2);
+    assert_non_null(text);
+    memset(text, 'x', LIMIT + 1);
+    text[LIMIT + 1] = '\0';
+    DatasetMeta m = test_meta();
+    m.variant_text = text;
+    XqError err;
+    uint64_t done;
+    assert_null(dsw_open(path, &m, false, &done, &err));
+    assert_non_null(strstr(err.message, "variant_text is 65001 bytes: a text attribute holds at most 65000 bytes"));
+
+    text[LIMIT] = '\0';
+    DatasetWriter *w = dsw_open(path, &m, false, &done, &err);
+    if (!w)
+        fail_with("dsw_open (65000-byte variant text)", &err);
+    append_games(w, 0, 2);
+    if (dsw_close(w, &err) != 0)
+        fail_with("dsw_close", &err);
+    DatasetReader *r = dsr_open(path, &err);
+    if (!r)
+        fail_with("dsr_open (65000-byte variant text)", &err);
+    assert_string_equal(dsr_summary(r)->variant_text, text);
+    dsr_close(r);
+    free(text);
+}
+
 /* Runs the filter function on a copy of data; returns the output size (0 = rejected). */
 static size_t run_filter(unsigned int flags, size_t ncd, const unsigned int *cd, const void *data, size_t n,
                          void **out)
@@ -866,6 +1011,8 @@ int main(void)
         cmocka_unit_test(test_resume_trims_half_written_game),
         cmocka_unit_test(test_damaged_files_rejected),
         cmocka_unit_test(test_reads_format_1),
+        cmocka_unit_test(test_fixed_length_strings),
+        cmocka_unit_test(test_text_attribute_limit),
         cmocka_unit_test(test_zstd_filter),
         cmocka_unit_test(test_sigkill_between_flushes),
         cmocka_unit_test(test_resume_after_damaged_chunk),

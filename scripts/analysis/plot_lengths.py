@@ -19,6 +19,10 @@ def main(path, out):
         plies = f["games/plies"][...]
         result = f["games/result"][...]
         variant = f.attrs["variant_name"]
+    # Fixed-length strings (format 3) come back as bytes, the variable-length ones of older
+    # files as str.
+    if isinstance(variant, bytes):
+        variant = variant.decode("utf-8")
     fig, ax = plt.subplots(figsize=(7, 4))
     bins = np.arange(0, plies.max() + 11, 10)
     for value, label in [(1, "red wins"), (0, "draw"), (-1, "black wins")]:

@@ -13,6 +13,12 @@ POSITIONS = ["board", "side", "ply", "no_capture", "game", "played", "best", "ro
              "static_eval", "result", "visits", "first_policy", "policy_count"]
 
 
+def text(value):
+    """A string attribute as str: format 3 stores fixed-length strings, which h5py returns as bytes;
+    formats 1 and 2 stored variable-length ones (str)."""
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
 def check_tiles(first, count, total, what):
     ends = first.astype(np.int64) + count.astype(np.int64)
     assert len(first) == 0 or first[0] == 0, f"{what}: first row is {first[0]}"
@@ -23,12 +29,16 @@ def check_tiles(first, count, total, what):
 def main(path):
     with h5py.File(path, "r") as f:
         version = int(f.attrs["format_version"])
-        assert version in (1, 2), "format_version"
+        assert version in (1, 2, 3), "format_version"
         for name in ["program_version", "variant_name", "variant_text", "params_text", "weights_text",
                      "command_line", "host", "created_utc", "closed_utc"]:
-            assert isinstance(f.attrs[name], str), f"attribute {name} is not a string"
+            assert isinstance(text(f.attrs[name]), str), f"attribute {name} is not a string"
+            if version >= 3:
+                assert not f.attrs.get_id(name).get_type().is_variable_str(), \
+                    f"attribute {name} is a variable-length string in a format-3 file"
         npoints = int(f.attrs["npoints"])
-        assert f.attrs["variant_name"] in f.attrs["variant_text"], "variant text does not name the variant"
+        assert text(f.attrs["variant_name"]) in text(f.attrs["variant_text"]), \
+            "variant text does not name the variant"
 
         # Reading every column decodes every chunk through the zstd plugin.
         g = {k: f["games/" + k][...] for k in GAMES}

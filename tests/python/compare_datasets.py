@@ -13,6 +13,12 @@ RUN_ATTRIBUTES = {"created_utc", "closed_utc", "resumed_utc", "host", "command_l
 RUN_COLUMNS = {"games/wall_seconds"}
 
 
+def text(value):
+    """Strings compare as str: h5py returns format 3's fixed-length strings as bytes and the
+    variable-length strings of formats 1 and 2 as str."""
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
 def columns(f):
     names = []
     f.visititems(lambda name, obj: names.append(name) if isinstance(obj, h5py.Dataset) else None)
@@ -26,7 +32,7 @@ def main(a_path, b_path):
                 continue
             if key not in a.attrs or key not in b.attrs:
                 sys.exit(f"attribute {key} is in only one file")
-            if not np.array_equal(np.asarray(a.attrs[key]), np.asarray(b.attrs[key])):
+            if not np.array_equal(np.asarray(text(a.attrs[key])), np.asarray(text(b.attrs[key]))):
                 sys.exit(f"attribute {key} differs")
         ca, cb = columns(a), columns(b)
         if ca != cb:
