@@ -11,17 +11,22 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: xqlab merge SHARD.h5... -o ALL.h5 [--index] [--json]\n\n"
+        "usage: xqlab merge SHARD.h5... -o ALL.h5 [--index] [--allow-partial] [--json]\n\n"
         "Joins the shards of one self-play run (selfplay --shard I/N, a Slurm job array, an MPI\n"
         "run) into ALL.h5: games in game-index order with every offset rebased, so the result\n"
         "equals the dataset one process would have written for the whole range. Shards may be\n"
         "given in any order. Refused, naming the file: a missing shard, an unfinished one (.tmp),\n"
-        "other variant / settings / weights / base seed, a file twice, overlapping ranges, a gap.\n\n"
+        "other variant / settings / weights / base seed, a file twice, overlapping ranges, a gap,\n"
+        "and an incomplete set (shards of the run left out before the first or after the last one\n"
+        "given: each shard records its place, shard I of N).\n\n"
         "options:\n"
         "  -o, --output FILE  the joined file; written as FILE.tmp and renamed (never overwritten)\n"
         "      --index        write an HDF5 virtual-dataset index that reads through the shards\n"
         "                     instead of copying them (shards must stay beside it; every xqlab\n"
         "                     reader checks them first, since HDF5 reads a missing one as zeros)\n"
+        "      --allow-partial\n"
+        "                     merge a contiguous part of a run's shards (the output holds only\n"
+        "                     their games); the shards left out are named in a warning\n"
         "      --json         print the summary as JSON on stdout\n\n"
         "Exit status: 0 done, 1 refused or failed, 2 bad usage.\n");
 }
@@ -29,7 +34,7 @@ static void usage(FILE *out)
 int cmd_merge(int argc, char **argv)
 {
     const char *out = NULL;
-    bool index = false, json = false;
+    bool index = false, allow_partial = false, json = false;
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     if (!paths)
         return cli_error(EXIT_FAILURE_RUN, "merge", "out of memory");
@@ -43,6 +48,8 @@ int cmd_merge(int argc, char **argv)
             out = argv[++i];
         } else if (!strcmp(a, "--index")) {
             index = true;
+        } else if (!strcmp(a, "--allow-partial")) {
+            allow_partial = true;
         } else if (!strcmp(a, "--json")) {
             json = true;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -63,21 +70,27 @@ int cmd_merge(int argc, char **argv)
     }
     /* Provenance: the shards are named in the index itself, so a long list is shortened. */
     char command_line[4096];
+    const char *flags = index ? (allow_partial ? " --index --allow-partial" : " --index")
+                              : (allow_partial ? " --allow-partial" : "");
     if (count <= 4)
-        snprintf(command_line, sizeof command_line, "xqlab merge%s %s%s%s%s%s%s%s -o %s", index ? " --index" : "",
+        snprintf(command_line, sizeof command_line, "xqlab merge%s %s%s%s%s%s%s%s -o %s", flags,
                  paths[0], count > 1 ? " " : "", count > 1 ? paths[1] : "", count > 2 ? " " : "",
                  count > 2 ? paths[2] : "", count > 3 ? " " : "", count > 3 ? paths[3] : "", out);
     else
         snprintf(command_line, sizeof command_line, "xqlab merge%s %s ... %s (%d shards) -o %s",
-                 index ? " --index" : "", paths[0], paths[count - 1], count, out);
+                 flags, paths[0], paths[count - 1], count, out);
 
     double t0 = cli_now();
     MergeStats st;
     XqError err;
-    if (merge_shards(paths, count, out, index, command_line, &st, &err) < 0) {
+    if (merge_shards(paths, count, out, index, allow_partial, command_line, &st, &err) < 0) {
         status = cli_report("merge", &err);
         goto done;
     }
+    if (st.missing[0])
+        fprintf(stderr, "xqlab merge: warning: %s: incomplete shard set: %s missing; merged games %llu..%llu only "
+                        "(--allow-partial)\n", out, st.missing, (unsigned long long)st.first_game,
+                (unsigned long long)(st.first_game + st.games - (st.games ? 1 : 0)));
     double seconds = cli_now() - t0;
     if (json)
         printf("{\"kind\": \"merge\", \"output\": \"%s\", \"index\": %s, \"shards\": %d, \"first_game\": %llu, "

@@ -290,7 +290,8 @@ int selfplay_mpi_run(SelfplayMpi *m, SelfplayOptions *o, uint64_t total_games, b
         snprintf(err->message, sizeof err->message, "out of memory");
     } else {
         MergeStats st;
-        status = merge_shards((const char *const *)paths, m->size, index_out, true, command_line, &st, err);
+        status = merge_shards((const char *const *)paths, m->size, index_out, true, false, command_line, &st,
+                              err);
     }
     for (int r = 0; paths && r < m->size; r++)
         free(paths[r]);

@@ -30,6 +30,7 @@ typedef struct Source {
     char created[32];
     char relpath[PATH_MAX];      /* from the output's folder (index mode) */
     int version;                 /* format_version: the output keeps the shards' version */
+    int shard_index, shard_count; /* the shard's place in its run's split */
 } Source;
 
 void merge_shard_range(uint64_t games, int index, int count, uint64_t *first, uint64_t *n)
@@ -148,8 +149,46 @@ static int compare_first_game(const void *a, const void *b)
     return x->first_game < y->first_game ? -1 : x->first_game > y->first_game;
 }
 
-/* Opens and checks every shard; fills src sorted by first game. */
-static int plan_sources(const char *const *paths, int count, Source *src, XqError *err)
+/* "PREFIXshard I of N" or "PREFIXshards I..J of N" into buf. */
+static void shard_list(char *buf, size_t size, const char *prefix, int from, int to, int count)
+{
+    if (from == to)
+        snprintf(buf, size, "%sshard %d of %d", prefix, from, count);
+    else
+        snprintf(buf, size, "%sshards %d..%d of %d", prefix, from, to, count);
+}
+
+/* The shards of the run missing before the first and after the last source (sorted, contiguous),
+ * told by the first source's place in its split and the last one's: "" if the sources are a
+ * whole run. Returns the source next to the first missing shard, or NULL. */
+static const Source *missing_shards(const Source *src, int count, char *buf, size_t size)
+{
+    const Source *first = &src[0], *last = &src[count - 1], *at = NULL;
+    char head[160] = "", tail[160] = "";
+    if (first->first_game > 0) {
+        /* A file of a partial merge starts late but says shard 0 of 1: only its games tell. */
+        char which[80];
+        if (first->shard_index > 0)
+            shard_list(which, sizeof which, "", 0, first->shard_index - 1, first->shard_count);
+        snprintf(head, sizeof head, "%s%sgames 0..%" PRIu64 "%s", first->shard_index > 0 ? which : "",
+                 first->shard_index > 0 ? " (" : "", first->first_game - 1, first->shard_index > 0 ? ")" : "");
+        at = first;
+    }
+    if (last->shard_index < last->shard_count - 1) {
+        char which[80];
+        shard_list(which, sizeof which, "", last->shard_index + 1, last->shard_count - 1, last->shard_count);
+        snprintf(tail, sizeof tail, "%s (games from %" PRIu64 " on)", which, last->first_game + last->games);
+        if (!at)
+            at = last;
+    }
+    snprintf(buf, size, "%s%s%s", head, head[0] && tail[0] ? " and " : "", tail);
+    return at;
+}
+
+/* Opens and checks every shard; fills src sorted by first game. A set that is not a whole run is
+ * refused unless allow_partial, which describes the missing shards in `missing` instead. */
+static int plan_sources(const char *const *paths, int count, bool allow_partial, Source *src, char *missing,
+                        size_t missing_size, XqError *err)
 {
     for (int i = 0; i < count; i++) {
         const char *p = paths[i];
@@ -195,6 +234,8 @@ static int plan_sources(const char *const *paths, int count, Source *src, XqErro
             goto cleanup;
         }
         o->version = s->format_version;
+        o->shard_index = s->shard_index;
+        o->shard_count = s->shard_count;
         o->first_game = s->first_game;
         o->games = s->ngames;
         o->rows[LEN_GAMES] = s->ngames;
@@ -231,9 +272,14 @@ cleanup:
         if (i > 0) {
             const Source *prev = &src[i - 1];
             uint64_t expect = prev->first_game + prev->games;
-            if (o->first_game > expect)
+            if (o->first_game > expect) {
+                char which[80] = "";
+                if (o->shard_count == prev->shard_count && o->shard_index > prev->shard_index + 1)
+                    shard_list(which, sizeof which, "; missing ", prev->shard_index + 1, o->shard_index - 1,
+                               o->shard_count);
                 return fail(err, o->path, "leaves a gap: games %" PRIu64 "..%" PRIu64 " are in no shard given "
-                                          "(after %s)", expect, o->first_game - 1, prev->path);
+                                          "(after %s%s)", expect, o->first_game - 1, prev->path, which);
+            }
             if (o->first_game < expect)
                 return fail(err, o->path, "overlaps %s: the same games twice (from game %" PRIu64 ")",
                             prev->path, o->first_game);
@@ -249,6 +295,11 @@ cleanup:
             return fail(err, o->path, "does not belong with %s: games start from '%s', not '%s'",
                         src[0].path, fen, fen0);
     }
+    const Source *next_to = missing_shards(src, count, missing, missing_size);
+    if (next_to && !allow_partial)
+        return fail(err, next_to->path, "incomplete shard set: %s missing; give every shard of the run, or "
+                                        "--allow-partial to merge games %" PRIu64 "..%" PRIu64 " only",
+                    missing, src[0].first_game, src[count - 1].first_game + src[count - 1].games - 1);
     return 0;
 }
 
@@ -463,6 +514,10 @@ static int write_root(hid_t out, const char *out_path, const Source *src, int co
     }
     snprintf(cl, cl_size, "%s (shards written by: %s)", command_line, texts[5]);
     uint64_t games = src[count - 1].first_game + src[count - 1].games - src[0].first_game;
+    /* A whole run is shard 0 of 1. A partial merge that lacks the run's last shards keeps the
+     * place of its own last one, so a later merge of it still finds the shards after it missing. */
+    const Source *last = &src[count - 1];
+    bool end_missing = last->shard_index < last->shard_count - 1;
     if (attr_write_i32(out, "format_version", src[0].version) < 0 ||
         attr_write_string(out, "program_version", texts[0]) < 0 ||
         attr_write_string(out, "variant_name", texts[1]) < 0 ||
@@ -471,8 +526,8 @@ static int write_root(hid_t out, const char *out_path, const Source *src, int co
         attr_write_string(out, "params_text", texts[4]) < 0 ||
         attr_write_string(out, "command_line", cl) < 0 ||
         attr_write_u64(out, "base_seed", seed) < 0 ||
-        attr_write_i32(out, "shard_index", 0) < 0 ||
-        attr_write_i32(out, "shard_count", 1) < 0 ||
+        attr_write_i32(out, "shard_index", end_missing ? last->shard_index : 0) < 0 ||
+        attr_write_i32(out, "shard_count", end_missing ? last->shard_count : 1) < 0 ||
         attr_write_u64(out, "first_game", src[0].first_game) < 0 ||
         attr_write_u64(out, "game_count", games) < 0 ||
         attr_write_i32(out, "npoints", npoints) < 0 ||
@@ -574,8 +629,8 @@ cleanup:
     return rc;
 }
 
-int merge_shards(const char *const *paths, int count, const char *out, bool index, const char *command_line,
-                 MergeStats *stats, XqError *err)
+int merge_shards(const char *const *paths, int count, const char *out, bool index, bool allow_partial,
+                 const char *command_line, MergeStats *stats, XqError *err)
 {
     schema_quiet_hdf5();
     memset(stats, 0, sizeof *stats);
@@ -592,7 +647,7 @@ int merge_shards(const char *const *paths, int count, const char *out, bool inde
         src[i].file = -1;
     char tmp[PATH_MAX + 8];
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    int rc = plan_sources(paths, count, src, err);
+    int rc = plan_sources(paths, count, allow_partial, src, stats->missing, sizeof stats->missing, err);
     if (rc == 0)
         rc = write_output(tmp, out, src, count, index, command_line, err);
     for (int i = 0; i < count; i++)

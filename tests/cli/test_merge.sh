@@ -1,6 +1,7 @@
 #!/bin/sh
 # xqlab selfplay --shard and xqlab merge end to end: shards merged (copy and VDS index) equal a
-# single-process run; refusals name the file (mismatch, duplicate, gap, missing, unfinished);
+# single-process run; refusals name the file (mismatch, duplicate, gap, missing, unfinished,
+# incomplete set; --allow-partial merges a contiguous part with a warning);
 # an index whose source is missing or replaced is refused by every reader.
 # Usage: test_merge.sh XQLAB PLUGIN_DIR SOURCE_DIR
 set -u
@@ -47,7 +48,23 @@ $xqlab merge --index "$dir/sh/s0.h5" "$dir/sh/s1.h5" "$dir/sh/s2.h5" "$dir/sh/s3
   | grep -q '"games": 14' || fail "merge --json"
 
 # Refusals.
-expect 1 'gap: games 3\.\.6' merge "$dir/sh/s0.h5" "$dir/sh/s2.h5" "$dir/sh/s3.h5" -o "$dir/x.h5"
+expect 1 'gap: games 3\.\.6 .*missing shard 1 of 4' merge "$dir/sh/s0.h5" "$dir/sh/s2.h5" "$dir/sh/s3.h5" -o "$dir/x.h5"
+# An incomplete set (14 games in 4 shards: 0..2, 3..6, 7..9, 10..13): the shards before the first
+# and after the last one given are named; a gap is refused even with --allow-partial.
+expect 1 'incomplete shard set: shards 2\.\.3 of 4 \(games from 7 on\) missing; .*--allow-partial to merge games 0\.\.6 only' \
+  merge "$dir/sh/s0.h5" "$dir/sh/s1.h5" -o "$dir/x.h5"
+expect 1 's1\.h5: incomplete shard set: shard 0 of 4 \(games 0\.\.2\) missing' \
+  merge "$dir/sh/s3.h5" "$dir/sh/s1.h5" "$dir/sh/s2.h5" -o "$dir/x.h5"
+expect 1 'shard 0 of 4 \(games 0\.\.2\) and shards 2\.\.3 of 4 \(games from 7 on\) missing' merge "$dir/sh/s1.h5" -o "$dir/x.h5"
+expect 1 'gap: games 3\.\.6' merge --allow-partial "$dir/sh/s0.h5" "$dir/sh/s2.h5" -o "$dir/x.h5"
+# --allow-partial merges a contiguous part and warns, naming the shards left out. The part keeps
+# the place of its last shard: alone it is still incomplete, with the rest it is the whole run.
+expect 0 'warning: .*part\.h5: incomplete shard set: shards 2\.\.3 of 4 \(games from 7 on\) missing; merged games 0\.\.6 only' \
+  merge --allow-partial "$dir/sh/s1.h5" "$dir/sh/s0.h5" -o "$dir/part.h5"
+$xqlab inspect --json "$dir/part.h5" | grep -q '"games": 7' || fail "the partial merge does not hold games 0..6"
+expect 1 'part\.h5: incomplete shard set: shards 2\.\.3 of 4' merge "$dir/part.h5" -o "$dir/x.h5"
+$xqlab merge "$dir/part.h5" "$dir/sh/s2.h5" "$dir/sh/s3.h5" -o "$dir/whole.h5" >/dev/null || fail "part + rest"
+$compare "$dir/single.h5" "$dir/whole.h5" >/dev/null || fail "partial merge + the other shards differ from the single run"
 expect 1 'given twice' merge "$dir/sh/s0.h5" "$dir/sh/s0.h5" -o "$dir/x.h5"
 expect 1 'missing shard file' merge "$dir/sh/s0.h5" "$dir/sh/nope.h5" -o "$dir/x.h5"
 expect 1 'already exists' merge "$dir"/sh/s*.h5 -o "$dir/all.h5"
