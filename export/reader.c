@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "probe.h"
 #include "schema.h"
 #include "vds.h"
 
@@ -183,7 +184,37 @@ static void fill_info(DatasetReader *r)
     }
 }
 
+static DatasetReader *open_checked(const char *path, XqError *err);
+
+/* The probe's check (probe.h): everything dsr_open parses, then every column's chunk index
+ * (what reading rows walks later). */
+static int probe_check(const char *path)
+{
+    XqError err;
+    DatasetReader *r = open_checked(path, &err);
+    if (!r)
+        return -1;
+    for (int c = 0; c < NCOLUMNS; c++) {
+        hid_t dcpl = r->dset[c] >= 0 ? H5Dget_create_plist(r->dset[c]) : -1;
+        hsize_t n;
+        if (dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED)
+            H5Dget_num_chunks(r->dset[c], H5S_ALL, &n);
+        if (dcpl >= 0)
+            H5Pclose(dcpl);
+    }
+    dsr_close(r);
+    return 0;
+}
+
 DatasetReader *dsr_open(const char *path, XqError *err)
+{
+    schema_quiet_hdf5();
+    if (access(path, R_OK) == 0 && probe_file(path, probe_check, err) < 0)
+        return NULL;
+    return open_checked(path, err);
+}
+
+static DatasetReader *open_checked(const char *path, XqError *err)
 {
     schema_quiet_hdf5();
     DatasetReader *r = calloc(1, sizeof *r);
