@@ -18,40 +18,61 @@ static void probe_fail(XqError *err, const char *path, const char *fmt, int n)
 
 int probe_file(const char *path, int (*check)(const char *path), XqError *err)
 {
+    /* The child says it finished through a pipe: a child that ends without a word died inside
+     * the check, whatever its exit status (a sanitizer's report ends it with exit code 1). */
+    int fds[2];
+    if (pipe(fds) != 0)
+        return 0;
     fflush(NULL); /* nothing buffered is written twice */
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
         return 0;
+    }
     if (pid == 0) {
+        close(fds[0]);
+        char done = check(path) == 0 ? 'o' : 'f';
+        ssize_t unused = write(fds[1], &done, 1);
+        (void)unused;
         /* _exit: no atexit handlers, so nothing of the parent's (its open HDF5 files, its
          * stdio buffers) is flushed or closed from here. */
-        _exit(check(path) == 0 ? 0 : 1);
+        _exit(0);
     }
+    close(fds[1]);
     struct timespec pause = {0, 1000000}; /* 1 ms, doubling to 100 ms */
     double waited = 0;
+    int status = 0, rc = 0;
     for (;;) {
-        int status;
         pid_t got = waitpid(pid, &status, WNOHANG);
-        if (got == pid) {
-            if (WIFSIGNALED(status)) {
-                probe_fail(err, path, "damaged: the HDF5 library crashed reading it (signal %d); "
-                           "the file cannot be read", WTERMSIG(status));
-                return -1;
-            }
-            return 0;
-        }
+        if (got == pid)
+            break;
         if (got < 0 && errno != EINTR)
-            return 0;
+            goto done; /* lost the child: read the file as without the probe */
         if (waited >= PROBE_TIMEOUT_SECONDS) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
             probe_fail(err, path, "damaged: the HDF5 library did not finish reading it in %d s; "
                        "the file cannot be read", PROBE_TIMEOUT_SECONDS);
-            return -1;
+            rc = -1;
+            goto done;
         }
         nanosleep(&pause, NULL);
         waited += (double)pause.tv_nsec * 1e-9;
         if (pause.tv_nsec < 100000000)
             pause.tv_nsec *= 2;
     }
+    char done;
+    if (read(fds[0], &done, 1) != 1) {
+        if (WIFSIGNALED(status))
+            probe_fail(err, path, "damaged: the HDF5 library crashed reading it (signal %d); the "
+                       "file cannot be read", WTERMSIG(status));
+        else
+            probe_fail(err, path, "damaged: the HDF5 library crashed reading it (exit status %d); "
+                       "the file cannot be read", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        rc = -1;
+    }
+done:
+    close(fds[0]);
+    return rc;
 }

@@ -10,8 +10,9 @@
 enum { PROBE_TIMEOUT_SECONDS = 120 };
 
 /* Runs check(path) in a forked child (its result is not used: a check that fails cleanly is
- * repeated by the caller for its message). Returns 0 if the child finished, -1 with *err naming
- * the file if it was killed by a signal or did not finish in time (the child is then killed).
+ * repeated by the caller for its message). Returns 0 if the check returned, -1 with *err naming
+ * the file if the child died inside it (a signal, or a sanitizer's exit) or did not finish in
+ * time (the child is then killed).
  * If no child can be made, returns 0: the caller reads the file itself, as without the probe.
  * Call it only while no other thread is inside the HDF5 library. */
 int probe_file(const char *path, int (*check)(const char *path), XqError *err);
