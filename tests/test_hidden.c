@@ -53,23 +53,32 @@ static GameStatus status(Position *pos)
     return pos_game_status(pos);
 }
 
-static Variant *load_with(const char *name, const char *from, const char *to)
+/* The shipped rule set `name` with the first `from` replaced by `to`; NULL with *err if it does
+ * not load (load_with fails the test instead). */
+static Variant *try_with(const char *name, const char *from, const char *to, XqError *err)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/configs/variants/%s.ini", XQ_SOURCE_DIR, name);
-    XqError err;
-    char *text = ini_read_file(path, &err);
+    char *text = ini_read_file(path, err);
     assert_non_null(text);
     char *at = strstr(text, from);
     assert_non_null(at);
     size_t n = strlen(text) + strlen(to) + 1;
     char *out = malloc(n);
+    assert_non_null(out);
     snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-    Variant *v = variant_load_text(out, name, &err);
-    if (!v)
-        fail_msg("%s", err.message);
+    Variant *v = variant_load_text(out, name, err);
     free(text);
     free(out);
+    return v;
+}
+
+static Variant *load_with(const char *name, const char *from, const char *to)
+{
+    XqError err;
+    Variant *v = try_with(name, from, to, &err);
+    if (!v)
+        fail_msg("%s", err.message);
     return v;
 }
 
@@ -543,29 +552,16 @@ static void jieqi_capture_knowledge_both(void **state)
 static void hidden_option_errors(void **state)
 {
     (void)state;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/configs/variants/jieqi.ini", XQ_SOURCE_DIR);
-    XqError err;
-    char *text = ini_read_file(path, &err);
-    assert_non_null(text);
     const char *native = "native = rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR\n";
-    char *at = strstr(text, native);
-    assert_non_null(at);
-    size_t n = strlen(text) + 64;
-    char *out = malloc(n);
-    assert_non_null(out);
-    /* native_as = A:Y moved before native. */
-    char *as = strstr(at, "native_as = A:Y\n");
-    assert_non_null(as);
-    snprintf(out, n, "%.*snative_as = A:Y\n%.*s%s", (int)(at - text), text, (int)(as - at), at,
-             as + strlen("native_as = A:Y\n"));
-    assert_null(variant_load_text(out, "jieqi.ini", &err));
+    char both[256], swapped[256], unknown[256];
+    snprintf(both, sizeof both, "%snative_as = A:Y\n", native);
+    snprintf(swapped, sizeof swapped, "native_as = A:Y\n%s", native);
+    snprintf(unknown, sizeof unknown, "face_down = yes\n%s", native);
+    XqError err;
+    assert_null(try_with("jieqi", both, swapped, &err));
     assert_non_null(strstr(err.message, "[hidden] native_as: no native point holds 'A'"));
-    snprintf(out, n, "%.*sface_down = yes\n%s", (int)(at - text), text, at);
-    assert_null(variant_load_text(out, "jieqi.ini", &err));
+    assert_null(try_with("jieqi", native, unknown, &err));
     assert_non_null(strstr(err.message, "unknown key 'face_down' in [hidden] (expected mode,"));
-    free(out);
-    free(text);
 }
 
 static Variant *load_capturer(void)
