@@ -2,7 +2,9 @@
 #include "probe.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -16,10 +18,32 @@ static void probe_fail(XqError *err, const char *path, const char *fmt, int n)
     snprintf(err->message, sizeof err->message, fmt, n);
 }
 
-int probe_file(const char *path, int (*check)(const char *path), XqError *err)
+/* What the child sends back: whether the check passed, and its error if not. */
+typedef struct ProbeReport {
+    char passed;
+    XqError err;
+} ProbeReport;
+
+/* Reads a whole report from the pipe (the child wrote it in one write, within PIPE_BUF). */
+static bool read_report(int fd, ProbeReport *r)
 {
-    /* The child says it finished through a pipe: a child that ends without a word died inside
-     * the check, whatever its exit status (a sanitizer's report ends it with exit code 1). */
+    size_t got = 0;
+    while (got < sizeof *r) {
+        ssize_t n = read(fd, (char *)r + got, sizeof *r - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        got += (size_t)n;
+    }
+    return true;
+}
+
+int probe_file(const char *path, int (*check)(const char *path, XqError *err), XqError *err)
+{
+    /* The child reports through a pipe: a child that ends without a report died inside the
+     * check, whatever its exit status (a sanitizer's report ends it with exit code 1). */
+    _Static_assert(sizeof(ProbeReport) <= PIPE_BUF, "one atomic write");
     int fds[2];
     if (pipe(fds) != 0)
         return 0;
@@ -32,8 +56,10 @@ int probe_file(const char *path, int (*check)(const char *path), XqError *err)
     }
     if (pid == 0) {
         close(fds[0]);
-        char done = check(path) == 0 ? 'o' : 'f';
-        ssize_t unused = write(fds[1], &done, 1);
+        ProbeReport report;
+        memset(&report, 0, sizeof report);
+        report.passed = check(path, &report.err) == 0;
+        ssize_t unused = write(fds[1], &report, sizeof report);
         (void)unused;
         /* _exit: no atexit handlers, so nothing of the parent's (its open HDF5 files, its
          * stdio buffers) is flushed or closed from here. */
@@ -62,8 +88,13 @@ int probe_file(const char *path, int (*check)(const char *path), XqError *err)
         if (pause.tv_nsec < 100000000)
             pause.tv_nsec *= 2;
     }
-    char done;
-    if (read(fds[0], &done, 1) != 1) {
+    ProbeReport report;
+    if (read_report(fds[0], &report)) {
+        if (!report.passed) {
+            *err = report.err;
+            rc = -1;
+        }
+    } else {
         if (WIFSIGNALED(status))
             probe_fail(err, path, "damaged: the HDF5 library crashed reading it (signal %d); the "
                        "file cannot be read", WTERMSIG(status));

@@ -188,10 +188,9 @@ static DatasetReader *open_checked(const char *path, XqError *err);
 
 /* The probe's check (probe.h): everything dsr_open parses, then every column's chunk index
  * (what reading rows walks later). */
-static int probe_check(const char *path)
+static int probe_check(const char *path, XqError *err)
 {
-    XqError err;
-    DatasetReader *r = open_checked(path, &err);
+    DatasetReader *r = open_checked(path, err);
     if (!r)
         return -1;
     for (int c = 0; c < NCOLUMNS; c++) {

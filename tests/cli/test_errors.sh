@@ -31,7 +31,7 @@ mkdir idx
 fixture merge --index s0.h5 s1c.h5 -o idx/i.h5
 rm s1c.h5
 head -c 3000 xq.h5 > trunc.h5
-# A fuzzer-found file on which libhdf5 1.10.8 segfaults (tests/fuzz/libhdf5-1.10.8/README.md).
+# A fuzzer-found file on which libhdf5 1.10.8 segfaults (tests/fuzz/libhdf5-1.10.8.md).
 cp "$(dirname "$doc")/../tests/fuzz/corpus/dataset/regress-libhdf5-local-heap-segv" crash.h5
 echo "not a dataset" > notdata.h5
 cp xq.h5 part.h5.tmp
