@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -66,30 +67,34 @@ int probe_file(const char *path, int (*check)(const char *path, XqError *err), X
         _exit(0);
     }
     close(fds[1]);
-    struct timespec pause = {0, 1000000}; /* 1 ms, doubling to 100 ms */
-    double waited = 0;
+    /* Wait for the report, or for the end of file a dying child leaves, at most the timeout. */
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
     int status = 0, rc = 0;
     for (;;) {
-        pid_t got = waitpid(pid, &status, WNOHANG);
-        if (got == pid)
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double left = PROBE_TIMEOUT_SECONDS - (double)(now.tv_sec - start.tv_sec) -
+                      (double)(now.tv_nsec - start.tv_nsec) * 1e-9;
+        struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
+        int ready = left > 0 ? poll(&pfd, 1, (int)(left * 1000) + 1) : 0;
+        if (ready > 0)
             break;
-        if (got < 0 && errno != EINTR)
-            goto done; /* lost the child: read the file as without the probe */
-        if (waited >= PROBE_TIMEOUT_SECONDS) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            probe_fail(err, path, "damaged: the HDF5 library did not finish reading it in %d s; "
-                       "the file cannot be read", PROBE_TIMEOUT_SECONDS);
-            rc = -1;
-            goto done;
-        }
-        nanosleep(&pause, NULL);
-        waited += (double)pause.tv_nsec * 1e-9;
-        if (pause.tv_nsec < 100000000)
-            pause.tv_nsec *= 2;
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready < 0)
+            break; /* cannot wait on the pipe: the read below decides */
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        probe_fail(err, path, "damaged: the HDF5 library did not finish reading it in %d s; "
+                   "the file cannot be read", PROBE_TIMEOUT_SECONDS);
+        rc = -1;
+        goto done;
     }
     ProbeReport report;
-    if (read_report(fds[0], &report)) {
+    bool reported = read_report(fds[0], &report);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (reported) {
         if (!report.passed) {
             *err = report.err;
             rc = -1;
