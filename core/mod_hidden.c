@@ -174,6 +174,16 @@ static int hidden_finish(Variant *v, const char *file, XqError *err)
         return module_fail(err, file, 0, "[hidden] mode = folk needs general = LETTER");
     if (o->rank_kinds && !(v->powered_kinds & o->rank_kinds))
         return module_fail(err, file, 0, "[hidden] cannon = rank needs a [powered cannon] section");
+    /* Options of one mode set in another would be silently without effect. */
+    if (o->general_kind >= 0 && o->mode != HIDDEN_FOLK)
+        return module_fail(err, file, 0, "[hidden] general applies to mode = folk only");
+    if (o->knowledge != KNOW_NOBODY && o->mode != HIDDEN_JIEQI)
+        return module_fail(err, file, 0, "[hidden] capture_knowledge applies to mode = jieqi only");
+    if (o->reveal_capturers && o->mode != HIDDEN_BANQI)
+        return module_fail(err, file, 0, "[hidden] reveal_capturers applies to mode = banqi only");
+    for (int k = 0; k < XQ_MAX_KINDS && !o->hp; k++)
+        if (o->hp_cost[k])
+            return module_fail(err, file, 0, "[hidden] hp_cost needs hp (hit points)");
     for (int p = 0; p < v->npoints; p++) {
         Side s = v->point_rank[p] < v->ranks / 2 ? RED : BLACK;
         v->table[o->hidden_kind][s][p] = v->table[o->hidden_kind][XQ_OTHER(s)][p] = NO_MOVES[0];

@@ -548,7 +548,7 @@ static void jieqi_capture_knowledge_both(void **state)
 }
 
 /* native_as rewrites the points native set: written first it would do nothing, so it is refused;
- * an unknown key names the accepted ones. */
+ * so are options of another mode; an unknown key names the accepted ones. */
 static void hidden_option_errors(void **state)
 {
     (void)state;
@@ -562,6 +562,15 @@ static void hidden_option_errors(void **state)
     assert_non_null(strstr(err.message, "[hidden] native_as: no native point holds 'A'"));
     assert_null(try_with("jieqi", native, unknown, &err));
     assert_non_null(strstr(err.message, "unknown key 'face_down' in [hidden] (expected mode,"));
+    /* An option of another mode would do nothing: refused. */
+    assert_null(try_with("jieqi", "hidden = X\n", "hidden = X\ngeneral = K\n", &err));
+    assert_non_null(strstr(err.message, "[hidden] general applies to mode = folk only"));
+    assert_null(try_with("banqi", "cannon = jump\n", "capture_knowledge = capturer\n", &err));
+    assert_non_null(strstr(err.message, "[hidden] capture_knowledge applies to mode = jieqi only"));
+    assert_null(try_with("jieqi", "capture_knowledge = nobody", "reveal_capturers = C", &err));
+    assert_non_null(strstr(err.message, "[hidden] reveal_capturers applies to mode = banqi only"));
+    assert_null(try_with("banqi-hp", "hp = 60\n", "", &err));
+    assert_non_null(strstr(err.message, "[hidden] hp_cost needs hp"));
 }
 
 static Variant *load_capturer(void)
