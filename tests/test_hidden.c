@@ -998,6 +998,33 @@ static void eval_expected_hidden_material(void **state)
 
 /* ---- chance nodes --------------------------------------------------------------------------- */
 
+/* A searcher of variant v with the default evaluation and `playouts` per search; the parameters
+ * live in the struct, which must stay put while the searcher is used. */
+typedef struct Searcher {
+    Evaluator *e;
+    SearchParams p;
+    Mcts *m;
+} Searcher;
+
+static void searcher_open(Searcher *s, const Variant *v, int playouts, int arena_nodes)
+{
+    XqError err;
+    s->e = eval_create(v, NULL, &err);
+    assert_non_null(s->e);
+    params_default(&s->p);
+    s->p.playouts = playouts;
+    if (arena_nodes)
+        s->p.arena_nodes = arena_nodes;
+    s->m = mcts_create(v, s->e, &s->p);
+    assert_non_null(s->m);
+}
+
+static void searcher_close(Searcher *s)
+{
+    mcts_free(s->m);
+    eval_free(s->e);
+}
+
 /* Banqi rules on a 2x1 board: black general a0, one face-down piece b0 whose pool holds one red
  * and three black pawns (the other three lost unseen). Red's only action is the flip: a red pawn
  * (1/4) leaves the black general with no legal action (it cannot take a pawn): red wins; a black
@@ -1023,27 +1050,21 @@ static void chance_root_value_converges(void **state)
         fail_msg("%s", err.message);
     free(text);
     free(out);
-    Evaluator *e = eval_create(v, NULL, &err);
-    assert_non_null(e);
-    SearchParams p;
-    params_default(&p);
-    p.playouts = 4000;
-    p.arena_nodes = 100000;
-    Mcts *m = mcts_create(v, e, &p);
+    Searcher sr;
+    searcher_open(&sr, v, 4000, 100000);
     Position *pos = new_pos();
     pos_init_start(pos, v);
     Rng rng;
     rng_init(&rng, 1);
     SearchResult r;
-    assert_int_equal(mcts_search(m, pos, &rng, false, &r), 0);
+    assert_int_equal(mcts_search(sr.m, pos, &rng, false, &r), 0);
     assert_int_equal(r.nchildren, 1);
     assert_true(hidden_is_chance(pos, r.moves[0]));
     /* The first playout values the root by its evaluation; the other 3,999 average the two
      * outcomes in pool proportion, so the error is at most ~1/4000 plus the stratification's
      * one-visit lag. */
     assert_true(fabs(r.value - (-0.5)) < 0.002);
-    mcts_free(m);
-    eval_free(e);
+    searcher_close(&sr);
     variant_free(v);
     free(pos);
 }
@@ -1057,31 +1078,25 @@ static void chance_root_value_converges(void **state)
 static Move capturer_choice(int seen_kind, float *value)
 {
     Variant *v = load_capturer();
-    XqError err;
-    Evaluator *e = eval_create(v, NULL, &err);
-    assert_non_null(e);
-    SearchParams p;
-    params_default(&p);
-    p.playouts = 3000;
-    Mcts *m = mcts_create(v, e, &p);
+    Searcher sr;
+    searcher_open(&sr, v, 3000, 0);
     Position *pos = new_pos();
     test_set_fen(pos, v, "3k5/9/7r1/4x2P1/9/9/9/9/9/3PKP3 w - - 0 1 [hidden:r1p1]");
     HiddenKnowledge k;
     memset(&k, 0, sizeof k);
     if (seen_kind)
         k.seen[RED][variant_find_kind_by_letter(v, (char)seen_kind)] = 1;
-    mcts_set_knowledge(m, &k);
+    mcts_set_knowledge(sr.m, &k);
     Rng rng;
     rng_init(&rng, 1);
     SearchResult r;
     char fen[512];
     pos_get_fen(pos, fen, sizeof fen);
-    assert_int_equal(mcts_search(m, pos, &rng, false, &r), 0);
+    assert_int_equal(mcts_search(sr.m, pos, &rng, false, &r), 0);
     expect_fen(pos, fen);
     Move best = r.best;
     *value = r.value;
-    mcts_free(m);
-    eval_free(e);
+    searcher_close(&sr);
     variant_free(v);
     free(pos);
     return best;
@@ -1114,13 +1129,9 @@ static void capturer_knowledge_decides_the_move(void **state)
  * are what random play does not make. */
 static void search_games_keep_position(Variant *v, const char *name, int games, int max_plies)
 {
-    XqError err;
-    Evaluator *e = eval_create(v, NULL, &err);
-    assert_non_null(e);
-    SearchParams p;
-    params_default(&p);
-    p.playouts = 48;
-    Mcts *m = mcts_create(v, e, &p);
+    Searcher sr;
+    searcher_open(&sr, v, 48, 0);
+    Mcts *m = sr.m;
     Position *pos = new_pos();
     Rng rng;
     rng_init(&rng, 7);
@@ -1165,8 +1176,7 @@ static void search_games_keep_position(Variant *v, const char *name, int games, 
                 fail_msg("%s game %d ply %d, after the move: %s", name, g, ply, msg);
         }
     }
-    mcts_free(m);
-    eval_free(e);
+    searcher_close(&sr);
     variant_free(v);
     free(pos);
 }
