@@ -273,12 +273,14 @@ int cmd_selfplay(int argc, char **argv)
 #endif
     char tmp_path[1200];
     snprintf(tmp_path, sizeof tmp_path, "%s.tmp", out ? out : "");
-    if (out && resume_if_present) {
+    if (out && (resume || resume_if_present) && dsw_finished(out)) {
+        /* Finished, maybe killed between the final rename and the clean-up (whose leftovers
+         * dsw_finished removed): nothing to resume, the run is complete. */
+        already_complete = true;
+        resume = false;
+    } else if (out && resume_if_present) {
         /* A requeued batch job runs the same command again: finish what is there. */
-        if (access(out, F_OK) == 0 && access(tmp_path, F_OK) != 0)
-            already_complete = true;
-        else
-            resume = access(tmp_path, F_OK) == 0;
+        resume = access(tmp_path, F_OK) == 0;
     }
     if (out && !resume && !already_complete && access(out, F_OK) == 0) {
         status = cli_error(EXIT_FAILURE_RUN, "selfplay", "%s already exists: choose another -o "

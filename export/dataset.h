@@ -96,6 +96,11 @@ int dsw_flush(DatasetWriter *w, XqError *err);
  * resumable; after it PATH is complete. Frees w (also on error). */
 int dsw_close(DatasetWriter *w, XqError *err);
 
+/* True if PATH is a finished dataset (dsw_close renamed it into place). It then also removes
+ * what a kill between that rename and the clean-up can leave next to it (PATH.tmp, its journal,
+ * a half-renamed PATH.tmp.new): the run is complete, not interrupted. */
+bool dsw_finished(const char *path);
+
 /* Flushes and closes without renaming (interrupted run: PATH.tmp stays for --resume). Frees w. */
 int dsw_abandon(DatasetWriter *w, XqError *err);
 

@@ -614,6 +614,21 @@ static void remove_stale(const char *path)
     }
 }
 
+bool dsw_finished(const char *path)
+{
+    if (access(path, F_OK) != 0)
+        return false;
+    /* dsw_close renames the finished file into place before it removes PATH.tmp: a .tmp next to
+     * PATH is a leftover of a kill in between. */
+    static const char *const leftovers[4] = {"%s.tmp", "%s.tmp.games", "%s.tmp.new", "%s.tmp.games.new"};
+    for (int i = 0; i < 4; i++) {
+        char stale[1100];
+        snprintf(stale, sizeof stale, leftovers[i], path);
+        remove_stale(stale);
+    }
+    return true;
+}
+
 /* Opens PATH.tmp for resuming. Returns 0, -1 (refused) or -2 (start the file again). */
 static int resume_open(DatasetWriter *w, const DatasetMeta *meta, XqError *err)
 {
@@ -623,13 +638,8 @@ static int resume_open(DatasetWriter *w, const DatasetMeta *meta, XqError *err)
     /* A kill between writing a rebuilt file's journal and renaming the file: finish the rename. */
     if (access(next, F_OK) == 0 && journal_read(w, next, &j) && rename(next, w->tmp_path) != 0)
         return schema_fail(err, next, "cannot rename to %s: %s", w->tmp_path, strerror(errno));
-    if (access(w->path, F_OK) == 0) {
-        /* dsw_close renames the finished file into place before it removes PATH.tmp: a .tmp next
-         * to PATH is a leftover of a kill in between, PATH is complete. */
-        remove_stale(w->tmp_path);
-        remove_stale(w->journal_path);
+    if (dsw_finished(w->path))
         return schema_fail(err, w->tmp_path, "cannot resume: no such file (%s is already complete)", w->path);
-    }
     if (access(w->tmp_path, F_OK) != 0)
         return schema_fail(err, w->tmp_path, "cannot resume: no such file");
     if ((w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, H5P_DEFAULT)) < 0) {

@@ -328,6 +328,22 @@ static void test_resume_after_abandon(void **state)
     /* Nothing left to resume. */
     assert_null(dsw_open(path, &meta, true, &done, &err));
     assert_non_null(strstr(err.message, "already complete"));
+
+    /* A kill between the final rename and the clean-up leaves PATH.tmp and its journal next to
+     * the finished PATH: the run is complete and the leftovers go. */
+    char stale[2][1100];
+    snprintf(stale[0], sizeof stale[0], "%s.tmp", path);
+    snprintf(stale[1], sizeof stale[1], "%s.tmp.games", path);
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(stale[i], "w");
+        assert_non_null(f);
+        fclose(f);
+    }
+    assert_true(dsw_finished(path));
+    for (int i = 0; i < 2; i++)
+        assert_int_not_equal(access(stale[i], F_OK), 0);
+    check_file(path, 13);
+    assert_false(dsw_finished(stale[0]));
 }
 
 /* Appends `rows` junk rows to a dataset of an open file, as a writer killed mid-game would. */

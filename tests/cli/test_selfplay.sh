@@ -64,6 +64,15 @@ for sig in KILL INT; do
   $compare "$dir/ref.h5" "$out" || fail "resumed run after SIG$sig differs from the reference"
 done
 
+# A kill between the final rename and the clean-up leaves a stale .tmp next to the finished file:
+# --resume reports the run complete (exit 0) and removes it.
+cp "$dir/ref.h5" "$dir/done.h5"
+: >"$dir/done.h5.tmp"
+$xqlab selfplay $common -n $n -t 2 -o "$dir/done.h5" --resume >/dev/null 2>"$dir/err" ||
+    fail "--resume of a finished file with a stale .tmp: $(cat "$dir/err")"
+grep -q "already complete" "$dir/err" || fail "--resume of a finished file: no 'already complete'"
+[ ! -f "$dir/done.h5.tmp" ] || fail "stale done.h5.tmp not removed"
+
 # Hidden pieces: the summary of a finished file (read back: seat colours, swap flags and deals
 # stored per game) repeats the seat, colour and paired-deal lines of the run that wrote it.
 $xqlab selfplay -v banqi --paired-deals -n 6 --playouts 8 --seed 4 --progress quiet -o "$dir/bq.h5" \
