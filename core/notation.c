@@ -237,3 +237,8 @@ int move_to_wxf(const Position *pos, Move m, char *buf)
     snprintf(buf, 8, "%c%c%c%d", first, second, dir, number);
     return 0;
 }
+
+bool notation_wxf_default(const Variant *v)
+{
+    return !strcmp(v->name, "xiangqi") && v->modules == 0;
+}

@@ -16,4 +16,8 @@ Move move_parse(Position *pos, const char *text, char *why, size_t why_size);
  * map onto WXF letters. */
 int move_to_wxf(const Position *pos, Move m, char *buf);
 
+/* True if v is standard xiangqi (name "xiangqi", no rule modules): game records then write moves
+ * in WXF by default, else in ICCS. */
+bool notation_wxf_default(const Variant *v);
+
 #endif

@@ -10,7 +10,6 @@
 #include "hidden.h"
 #include "ini.h"
 #include "notation.h"
-#include "openings.h"
 #include "status.h"
 
 static int fail(XqError *err, const char *file, int line, const char *fmt, ...)
@@ -53,7 +52,7 @@ static const char *or_unknown(const char *s)
 
 int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTags *tags, XqError *err)
 {
-    bool wxf = openings_use_wxf(v);
+    bool wxf = notation_wxf_default(v);
     const char *fen = g->start_fen[0] ? g->start_fen : v->start_fen;
     Position *pos = malloc(sizeof *pos);
     if (!pos)

@@ -1,4 +1,4 @@
-/* test_analysis.c - the analysis module (export/stats, shards, balance, openings, PGN,
+/* test_analysis.c - the analysis module (stats/stats, shards, balance, openings, PGN,
  * openings_h5) against hand-computed values and synthetic datasets with known answers. */
 #include <math.h>
 #include <unistd.h>

@@ -9,11 +9,6 @@
 #include "hidden.h"
 #include "notation.h"
 
-bool openings_use_wxf(const Variant *v)
-{
-    return !strcmp(v->name, "xiangqi") && v->modules == 0;
-}
-
 static int new_node(OpeningTree *t, int parent, Move m, const char *text)
 {
     if (t->count == t->cap) {
@@ -45,7 +40,7 @@ int openings_init(OpeningTree *t, const Variant *v, int depth)
     memset(t, 0, sizeof *t);
     t->v = v;
     t->depth = depth;
-    t->wxf = openings_use_wxf(v);
+    t->wxf = notation_wxf_default(v);
     t->pos = malloc(sizeof *t->pos);
     if (!t->pos || new_node(t, -1, XQ_MOVE_NONE, "") < 0) {
         openings_free(t);

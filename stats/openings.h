@@ -49,8 +49,4 @@ void openings_line_text(const OpeningTree *t, int node, char *buf, size_t size);
 
 void openings_free(OpeningTree *t);
 
-/* True if v is standard xiangqi (name "xiangqi", no rule modules): moves are then written in
- * WXF, else in ICCS. */
-bool openings_use_wxf(const Variant *v);
-
 #endif
