@@ -4,9 +4,11 @@
 #include "mcts.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "eval_private.h"
 #include "hidden.h"
@@ -61,6 +63,7 @@ struct Mcts {
     bool root_noised;
     uint64_t truncated_searches; /* searches cut short by a full arena, since creation */
     const HiddenKnowledge *knowledge; /* capture_knowledge = capturer: the game's, or NULL */
+    SearchControl control;   /* stop flag, playout cap, progress callback (mcts_set_control) */
     /* Identity of the tree's root: the position of the last search, then the moves played. */
     uint64_t root_key;
     int root_hist_len;
@@ -121,6 +124,7 @@ Mcts *mcts_create(const Variant *v, const Evaluator *e, const SearchParams *p)
      * keep the board-swap heuristic for all their moves. */
     m->module_moves = v->modules != 0 && !hidden_on(v);
     m->tables_vary = variant_tables_vary(v);
+    mcts_set_control(m, NULL);
     reset_tree(m);
     return m;
 }
@@ -660,14 +664,14 @@ static bool wins_after(Position *pos, Move m, int n)
     return won;
 }
 
-/* The move to report: a proven win if there is one (an immediate one first), else the most
- * visited move that is not a proven loss, ties broken by prior. */
-static int best_child(const Mcts *m)
+/* The move to report of an expanded node (the root's best move, a step of the principal
+ * variation): a proven win if there is one (an immediate one first), else the most visited move
+ * that is not a proven loss, ties broken by prior. */
+static int best_child(const Mcts *m, const Node *node)
 {
-    const Node *root = &m->nodes[0];
-    const Node *c = &m->nodes[root->first_child];
+    const Node *c = &m->nodes[node->first_child];
     int best = 0;
-    for (int i = 1; i < root->nchildren; i++) {
+    for (int i = 1; i < node->nchildren; i++) {
         const Node *a = &c[i], *b = &c[best];
         /* Rank: shortest proven win first, then unproven, then the longest proven loss. */
         int wa = a->proven < 0 ? 1000 + a->proven : a->proven > 0 ? -1000 + a->proven : 0;
@@ -684,7 +688,71 @@ void mcts_set_knowledge(Mcts *m, const HiddenKnowledge *k)
     m->knowledge = k;
 }
 
+void mcts_set_control(Mcts *m, const SearchControl *c)
+{
+    static const SearchControl none = SEARCH_CONTROL_INIT;
+    m->control = c ? *c : none;
+}
+
+static double clock_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Root value from the side to move's view. */
+static float root_value(const Mcts *m)
+{
+    const Node *root = &m->nodes[0];
+    if (root->proven)
+        return proof_value(root->proven);
+    return root->visits ? -root->value_sum / (float)root->visits : 0.0f;
+}
+
+/* The principal variation into pv (at most MCTS_PV_MAX moves): the root's best move, then the
+ * best child of each node below while it has been visited; it ends after an undrawn reveal,
+ * whose outcome is chance. Moves are played on pos to translate them out of the search's view
+ * (hidden_view_game_move) and undone. */
+static int principal_variation(Mcts *m, Position *pos, Move *pv)
+{
+    int n = 0, played = 0;
+    Move moves[MCTS_PV_MAX];
+    const Node *node = &m->nodes[0];
+    while (n < MCTS_PV_MAX && node->state == NODE_EXPANDED && node->nchildren > 0) {
+        const Node *c = &m->nodes[node->first_child + (uint32_t)best_child(m, node)];
+        if (n > 0 && c->visits == 0 && !c->proven)
+            break;
+        pv[n++] = hidden_view_game_move(pos, c->move);
+        if (c->state == NODE_CHANCE || (hidden_on(m->v) && hidden_is_chance(pos, c->move)))
+            break;
+        moves[played] = c->move;
+        pos_do_move(pos, c->move, &m->undo[played++]);
+        node = c;
+    }
+    while (played > 0) {
+        played--;
+        pos_undo_move(pos, moves[played], &m->undo[played]);
+    }
+    return n;
+}
+
 static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out);
+
+/* Calls the progress callback with the search so far. */
+static void report_info(Mcts *m, Position *pos, int playouts, double seconds)
+{
+    SearchInfo info;
+    info.playouts = playouts;
+    info.visits = (int)m->nodes[0].visits;
+    info.seconds = seconds;
+    info.playouts_per_second = seconds > 0 ? playouts / seconds : 0;
+    info.value = root_value(m);
+    info.proven = (int)proof_value(m->nodes[0].proven);
+    info.arena_permille = (int)((uint64_t)m->used * 1000 / m->capacity);
+    info.pv_len = principal_variation(m, pos, info.pv);
+    m->control.info(&info, m->control.info_user);
+}
 
 int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
 {
@@ -715,6 +783,7 @@ static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResul
     /* The game goes on at the root whatever the tree thought of it before. */
     m->nodes[0].proven = 0;
 
+    double start = clock_seconds();
     int done = 0;
     if (m->nodes[0].state == NODE_LEAF) {
         if (pos_count_legal(pos) == 0)
@@ -729,8 +798,31 @@ static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResul
     }
     /* The budget counts new playouts (as Lc0's "playouts", unlike its "visits"): a reused
      * subtree adds strength at no cost, and "P playouts per move" means the same work whatever
-     * was reused. */
-    while (done < m->p->playouts && !m->nodes[0].proven) {
+     * was reused. A timed search reads the clock every CLOCK_EVERY playouts (a playout takes
+     * microseconds, so the deadline is met to well under a millisecond). */
+    enum { CLOCK_EVERY = 8 };
+    const SearchControl *ctl = &m->control;
+    int budget = m->p->movetime > 0 ? INT_MAX : m->p->playouts;
+    if (ctl->max_playouts > 0 && ctl->max_playouts < budget)
+        budget = ctl->max_playouts;
+    double deadline = m->p->movetime > 0 ? start + 1e-3 * m->p->movetime : 0;
+    double interval = 1e-3 * (ctl->info_interval_ms > 0 ? ctl->info_interval_ms : 1000);
+    double next_info = start + interval;
+    bool clocked = deadline > 0 || ctl->info;
+    for (int n = 0; done < budget && !m->nodes[0].proven; n++) {
+        if (ctl->stop && atomic_load_explicit(ctl->stop, memory_order_relaxed)) {
+            out->stopped = true;
+            break;
+        }
+        if (clocked && n % CLOCK_EVERY == 0) {
+            double now = clock_seconds();
+            if (deadline > 0 && now >= deadline)
+                break;
+            if (ctl->info && now >= next_info) {
+                report_info(m, pos, done, now - start);
+                next_info = now + interval;
+            }
+        }
         if (playout(m, pos) != PLAYOUT_OK) {
             out->truncated = true;
             m->truncated_searches++;
@@ -743,10 +835,14 @@ static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResul
     const Node *child = &m->nodes[root->first_child];
     out->nchildren = root->nchildren;
     for (int i = 0; i < root->nchildren; i++) {
-        out->moves[i] = child[i].move;
-        out->child_visits[i] = child[i].visits;
+        const Node *c = &child[i];
+        out->moves[i] = c->move;
+        out->child_visits[i] = c->visits;
+        out->child_prior[i] = c->prior;
+        out->child_value[i] = c->state == NODE_CHANCE ? chance_q(m, c, 0.0f)
+                              : c->proven || c->visits ? child_q(c, 0.0f) : 0.0f;
     }
-    out->best = child[best_child(m)].move;
+    out->best = child[best_child(m, root)].move;
     /* The tree proves wins along the lines it happened to explore; once the game is won, an
      * exact search picks a mate in two or fewer if there is one (rare: decided positions only). */
     if (root->proven > 2 * SHORT_MATE_MOVES && !hidden_on(m->v)) {
@@ -763,8 +859,13 @@ static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResul
     out->visits = (int)root->visits;
     out->playouts = done;
     out->proven = (int)proof_value(root->proven);
-    out->value = root->proven ? proof_value(root->proven)
-                              : (root->visits ? -root->value_sum / (float)root->visits : 0.0f);
+    out->value = root_value(m);
+    out->pv_len = principal_variation(m, pos, out->pv);
+    if (out->pv_len > 0 && out->pv[0] != hidden_view_game_move(pos, out->best)) {
+        out->pv[0] = hidden_view_game_move(pos, out->best); /* the exact mate search's choice */
+        out->pv_len = 1;
+    }
+    out->seconds = clock_seconds() - start;
     out->static_eval = (float)tanh(eval_score(m->e, pos) / m->p->eval_scale);
     return 0;
 }

@@ -3,12 +3,17 @@
 #ifndef XQ_MCTS_H
 #define XQ_MCTS_H
 
+#include <stdatomic.h>
+
 #include "eval.h"
 #include "hidden.h"
 #include "params.h"
 #include "rng.h"
 
 typedef struct Mcts Mcts;
+
+/* Longest principal variation reported. */
+enum { MCTS_PV_MAX = 32 };
 
 /* Root statistics of one search. */
 typedef struct SearchResult {
@@ -19,11 +24,48 @@ typedef struct SearchResult {
     int nchildren;
     Move moves[XQ_MAX_MOVES];  /* children, in generation order */
     uint32_t child_visits[XQ_MAX_MOVES];
+    float child_value[XQ_MAX_MOVES]; /* each child's mean value from the root side's view (its
+                                      * proof's value if proven; 0 if unvisited) */
+    float child_prior[XQ_MAX_MOVES]; /* the move heuristic's prior (after root noise, if any) */
     bool truncated;            /* the arena filled: fewer playouts than asked */
+    bool stopped;              /* the caller's stop flag ended the search (SearchControl) */
     int playouts;              /* new playouts this search ran */
     int proven;                /* +1 the side to move has a forced win the search proved (mate
                                 * or a rule verdict), -1 a forced loss, 0 unknown */
+    double seconds;            /* wall time of the search (monotonic clock) */
+    int pv_len;                /* principal variation: best, then the most visited line below */
+    Move pv[MCTS_PV_MAX];      /* it, ending at a leaf or at an undrawn reveal (a chance event) */
 } SearchResult;
+
+/* Progress of a running search, given to the SearchControl callback. */
+typedef struct SearchInfo {
+    int playouts;              /* new playouts so far */
+    int visits;                /* root visits (a reused subtree counts) */
+    double seconds;            /* since the search started */
+    double playouts_per_second;
+    float value;               /* root value from the side to move, in [-1, 1] */
+    int proven;                /* as SearchResult.proven */
+    int arena_permille;        /* share of the node arena in use, per mille */
+    int pv_len;
+    Move pv[MCTS_PV_MAX];      /* as SearchResult.pv, in the game's notation */
+} SearchInfo;
+
+typedef void (*SearchInfoFn)(const SearchInfo *info, void *user);
+
+/* What an engine front end adds to a search (mcts_set_control). The budget itself is the
+ * parameters': p->movetime milliseconds if set, else p->playouts new playouts. */
+typedef struct SearchControl {
+    const atomic_bool *stop;   /* set by another thread: the search returns after the playout in
+                                * flight, with its result so far (NULL: none) */
+    int max_playouts;          /* a cap on new playouts on top of the budget (0: none), e.g. UCI
+                                * "go movetime T nodes N" */
+    SearchInfoFn info;         /* called from the searching thread every info_interval_ms (NULL:
+                                * never); the position is in the search's view while it runs */
+    void *info_user;
+    int info_interval_ms;
+} SearchControl;
+
+#define SEARCH_CONTROL_INIT {NULL, 0, NULL, NULL, 1000}
 
 /* Creates a searcher with its own arena of p->arena_nodes nodes (24 bytes each, plus 4 bytes of
  * compaction scratch), read once here; the other parameters are read at every search, so the
@@ -50,11 +92,20 @@ uint64_t mcts_truncated_searches(const Mcts *m);
  * searches; without the option it is ignored. */
 void mcts_set_knowledge(Mcts *m, const HiddenKnowledge *k);
 
+/* Sets the stop flag, playout cap and progress callback of the following searches (copied; the
+ * flag and the callback's user data must outlive them). NULL restores SEARCH_CONTROL_INIT.
+ * The clock is read every few playouts only when there is a deadline or a callback, so a
+ * playout budget without them stays as deterministic as before. */
+void mcts_set_control(Mcts *m, const SearchControl *c);
+
 /* Forgets the tree (new game). No allocation: the arena is reused. */
 void mcts_reset(Mcts *m);
 
-/* Searches the position with p->playouts new playouts on top of any reused subtree (fewer if
- * the arena fills, see truncated; the search also stops once the root is proven won or lost).
+/* Searches the position with p->playouts new playouts on top of any reused subtree, or for
+ * p->movetime milliseconds when that is set (fewer if the arena fills, see truncated; the
+ * search also stops once the root is proven won or lost, or by the SearchControl's flag and
+ * cap). A caller may set p->playouts above the parameter range (INT_MAX) for a search that
+ * only its stop flag ends; the first playout always runs, so there is a move to play.
  * With `noise` the root priors get Dirichlet noise (once per root). The game is assumed to go on at `pos` (the caller checks
  * pos_game_status first). The position is restored on return. Deterministic: the same position,
  * tree and RNG state give the same result. Returns 0, or -1 if the position has no legal move. */

@@ -31,6 +31,7 @@ typedef struct ParamInfo {
  * root children. */
 static const ParamInfo PARAMS[] = {
     P_INT(playouts, 1, 10000000),
+    P_INT(movetime, 0, 86400000),
     P_POS(c_puct, 100),
     P_DBL(fpu_reduction, 0, 2),
     P_POS(dirichlet_alpha, 100),

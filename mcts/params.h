@@ -9,6 +9,8 @@
 
 typedef struct SearchParams {
     int playouts;              /* playouts per move */
+    int movetime;              /* milliseconds per move instead of playouts (0 = playouts): a
+                                * timed run, recorded as such, not reproducible move for move */
     double c_puct;             /* exploration constant */
     double fpu_reduction;      /* first-play urgency: parent value minus this for unvisited */
     double dirichlet_alpha;    /* root noise in self-play */
