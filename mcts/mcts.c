@@ -701,6 +701,12 @@ static double clock_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Plies to the end of a proven node's game (its proof is +-(1 + plies)); 0 if unproven. */
+static int proven_plies(int8_t proven)
+{
+    return proven > 0 ? proven - 1 : proven < 0 ? -proven - 1 : 0;
+}
+
 /* Root value from the side to move's view. */
 static float root_value(const Mcts *m)
 {
@@ -749,6 +755,7 @@ static void report_info(Mcts *m, Position *pos, int playouts, double seconds)
     info.playouts_per_second = seconds > 0 ? playouts / seconds : 0;
     info.value = root_value(m);
     info.proven = (int)proof_value(m->nodes[0].proven);
+    info.proven_plies = proven_plies(m->nodes[0].proven);
     info.arena_permille = (int)((uint64_t)m->used * 1000 / m->capacity);
     info.pv_len = principal_variation(m, pos, info.pv);
     m->control.info(&info, m->control.info_user);
@@ -859,6 +866,7 @@ static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResul
     out->visits = (int)root->visits;
     out->playouts = done;
     out->proven = (int)proof_value(root->proven);
+    out->proven_plies = proven_plies(root->proven);
     out->value = root_value(m);
     out->pv_len = principal_variation(m, pos, out->pv);
     if (out->pv_len > 0 && out->pv[0] != hidden_view_game_move(pos, out->best)) {

@@ -32,6 +32,7 @@ typedef struct SearchResult {
     int playouts;              /* new playouts this search ran */
     int proven;                /* +1 the side to move has a forced win the search proved (mate
                                 * or a rule verdict), -1 a forced loss, 0 unknown */
+    int proven_plies;          /* with proven != 0: plies to the end of the game by force */
     double seconds;            /* wall time of the search (monotonic clock) */
     int pv_len;                /* principal variation: best, then the most visited line below */
     Move pv[MCTS_PV_MAX];      /* it, ending at a leaf or at an undrawn reveal (a chance event) */
@@ -45,6 +46,7 @@ typedef struct SearchInfo {
     double playouts_per_second;
     float value;               /* root value from the side to move, in [-1, 1] */
     int proven;                /* as SearchResult.proven */
+    int proven_plies;          /* as SearchResult.proven_plies */
     int arena_permille;        /* share of the node arena in use, per mille */
     int pv_len;
     Move pv[MCTS_PV_MAX];      /* as SearchResult.pv, in the game's notation */

@@ -1,6 +1,7 @@
 /* params.c - search and self-play tunables: defaults, strict parsing by name, run presets. */
 #include "params.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
@@ -8,8 +9,6 @@
 #include <string.h>
 
 #include "ini.h"
-
-typedef enum { PARAM_INT, PARAM_DOUBLE, PARAM_BOOL } ParamType;
 
 /* One row per parameter: the table drives set, write and the range messages, so a new field
  * needs one line here and nothing else. */
@@ -203,25 +202,42 @@ static void format_double(double d, char *buf, size_t size)
     }
 }
 
+int params_range(int i, ParamRange *out)
+{
+    if (i < 0 || i >= NPARAMS)
+        return -1;
+    out->type = PARAMS[i].type;
+    out->min = PARAMS[i].min;
+    out->max = PARAMS[i].max;
+    out->min_open = PARAMS[i].min_open;
+    return 0;
+}
+
+void params_format(const SearchParams *p, int i, char *buf, size_t size)
+{
+    assert(i >= 0 && i < NPARAMS);
+    const ParamInfo *pi = &PARAMS[i];
+    const char *base = (const char *)p + pi->offset;
+    if (pi->type == PARAM_DOUBLE) {
+        double d;
+        memcpy(&d, base, sizeof d);
+        format_double(d, buf, size);
+    } else {
+        int n;
+        memcpy(&n, base, sizeof n);
+        snprintf(buf, size, "%d", n);
+    }
+}
+
 void params_write(const SearchParams *p, char *buf, size_t size)
 {
     size_t used = 0;
     if (size > 0)
         buf[0] = '\0';
     for (int i = 0; i < NPARAMS && used < size; i++) {
-        const ParamInfo *pi = &PARAMS[i];
-        const char *base = (const char *)p + pi->offset;
         char val[40];
-        if (pi->type == PARAM_DOUBLE) {
-            double d;
-            memcpy(&d, base, sizeof d);
-            format_double(d, val, sizeof val);
-        } else {
-            int n;
-            memcpy(&n, base, sizeof n);
-            snprintf(val, sizeof val, "%d", n);
-        }
-        int w = snprintf(buf + used, size - used, "%s = %s\n", pi->name, val);
+        params_format(p, i, val, sizeof val);
+        int w = snprintf(buf + used, size - used, "%s = %s\n", PARAMS[i].name, val);
         if (w < 0)
             break;
         used += (size_t)w;

@@ -37,6 +37,20 @@ typedef struct SearchParams {
 int params_count(void);
 const char *params_name(int i);
 
+/* What a parameter accepts, for front ends that list the parameters as options (engine mode). */
+typedef enum { PARAM_INT, PARAM_DOUBLE, PARAM_BOOL } ParamType;
+typedef struct ParamRange {
+    ParamType type;
+    double min, max;
+    bool min_open;             /* the minimum itself is refused */
+} ParamRange;
+
+/* Type and range of parameter i (params_name order); -1 if there is no such parameter. */
+int params_range(int i, ParamRange *out);
+
+/* The value of parameter i as params_write prints it ("200", "1.5"), into buf. */
+void params_format(const SearchParams *p, int i, char *buf, size_t size);
+
 /* Defaults (documented in docs/cli.md). */
 void params_default(SearchParams *p);
 

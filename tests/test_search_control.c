@@ -219,6 +219,7 @@ static void pv_of_a_proven_win(void **state)
     SearchResult r;
     assert_int_equal(mcts_search(m, f->pos, &rng, false, &r), 0);
     assert_int_equal(r.proven, 1);
+    assert_int_equal(r.proven_plies, 1);
     assert_true(r.value == 1.0f);
     assert_int_equal(r.pv_len, 1);
     assert_int_equal(r.pv[0], r.best);
@@ -269,6 +270,32 @@ static void movetime_parameter_range(void **state)
     char buf[4096];
     params_write(&p, buf, sizeof buf);
     assert_non_null(strstr(buf, "movetime = 250\n"));
+    /* Types, ranges and values by index, for the engine's option lists. */
+    int movetime = -1, c_puct = -1, reuse = -1;
+    for (int i = 0; i < params_count(); i++) {
+        if (!strcmp(params_name(i), "movetime"))
+            movetime = i;
+        if (!strcmp(params_name(i), "c_puct"))
+            c_puct = i;
+        if (!strcmp(params_name(i), "reuse_tree"))
+            reuse = i;
+    }
+    assert_true(movetime >= 0 && c_puct >= 0 && reuse >= 0);
+    ParamRange r;
+    assert_int_equal(params_range(movetime, &r), 0);
+    assert_int_equal(r.type, PARAM_INT);
+    assert_true(r.min == 0 && r.max == 86400000 && !r.min_open);
+    assert_int_equal(params_range(c_puct, &r), 0);
+    assert_int_equal(r.type, PARAM_DOUBLE);
+    assert_true(r.min == 0 && r.min_open);
+    assert_int_equal(params_range(reuse, &r), 0);
+    assert_int_equal(r.type, PARAM_BOOL);
+    assert_int_equal(params_range(params_count(), &r), -1);
+    char val[40];
+    params_format(&p, movetime, val, sizeof val);
+    assert_string_equal(val, "250");
+    params_format(&p, c_puct, val, sizeof val);
+    assert_string_equal(val, "1.5");
 }
 
 int main(void)
