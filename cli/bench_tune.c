@@ -10,6 +10,7 @@
 #include "common.h"
 #include "dataset.h"
 #include "tune.h"
+#include "weights.h"
 
 static void usage(FILE *out)
 {
@@ -60,11 +61,11 @@ int bench_tune(int argc, char **argv)
     dsr_close(rd);
     if (!v)
         return cli_report("bench tune", &err);
-    char wpath[1024];
-    Evaluator *e = eval_create(v, cli_config_path("weights", v->name, wpath, sizeof wpath), &err);
+    WeightsChoice wchoice;
+    Evaluator *e = cli_weights_load("bench tune", v, NULL, &wchoice);
     if (!e) {
         variant_free(v);
-        return cli_report("bench tune", &err);
+        return EXIT_FAILURE_RUN;
     }
     TuneOptions o = TUNE_OPTIONS_INIT;
     o.max_positions = positions;

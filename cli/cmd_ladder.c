@@ -12,6 +12,7 @@
 #include "driver.h"
 #include "ini.h"
 #include "search_options.h"
+#include "weights.h"
 
 enum { MAX_RUNGS = 16 };
 
@@ -31,7 +32,8 @@ static void usage(FILE *out)
         "  -n, --games N        games per budget (default 100)\n"
         "      --seed S         base seed (default 1)\n"
         "      --preset NAME    run preset (quick, standard, strong or a file); --playouts wins\n"
-        "      --weights FILE   evaluation weights (default configs/weights/VARIANT.ini)\n"
+        "      --weights FILE   evaluation weights (default: the nearest shipped file, as in\n"
+        "                       selfplay; 'none': piece values only)\n"
         "      --set KEY=VALUE  any search parameter, repeatable\n"
         "  -t, --threads T      worker threads (default: all cores)\n"
         "  -o, --output DIR     also write DIR/VARIANT-pP.h5 per budget (DIR is created;\n"
@@ -216,7 +218,7 @@ int cmd_ladder(int argc, char **argv)
     int status = EXIT_OK;
     Variant *v = NULL;
     Evaluator *e = NULL;
-    char *weights_text = NULL, path[1024];
+    char *weights_text = NULL;
     Rung *rungs = calloc((size_t)nbudgets, sizeof *rungs);
     XqError err;
     SearchParams params;
@@ -233,14 +235,12 @@ int cmd_ladder(int argc, char **argv)
         status = EXIT_FAILURE_RUN;
         goto cleanup;
     }
-    if (!weights)
-        weights = cli_config_path("weights", v->name, path, sizeof path);
-    e = eval_create(v, weights, &err);
-    if (!e) {
-        status = cli_report("ladder", &err);
+    WeightsChoice wchoice;
+    e = cli_weights_load("ladder", v, weights, &wchoice);
+    if (!e || !(weights_text = cli_weights_text("ladder", &wchoice))) {
+        status = EXIT_FAILURE_RUN;
         goto cleanup;
     }
-    weights_text = weights ? ini_read_file(weights, &err) : NULL;
     if (out_dir && mkdir(out_dir, 0777) != 0 && access(out_dir, W_OK) != 0) {
         status = cli_error(EXIT_FAILURE_RUN, "ladder", "-o %s: cannot create or write the directory", out_dir);
         goto cleanup;

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "commands.h"
 #include "common.h"
 #include "match.h"
 #include "search_options.h"
+#include "weights.h"
 #include "status.h"
 
 static void usage(FILE *out)
@@ -41,7 +43,7 @@ static void usage(FILE *out)
 }
 
 /* JSON has no infinities: an unbounded Elo (all wins or all losses) prints as null. */
-static void json_number(double x)
+static void json_elo(double x)
 {
     if (isfinite(x))
         printf("%.3f", x);
@@ -107,7 +109,6 @@ int cmd_match(int argc, char **argv)
 
     int status = EXIT_OK;
     XqError err;
-    char wpath[1024];
     SearchParams base;
     params_default(&base);
     PlayerSpec sa, sb;
@@ -120,11 +121,28 @@ int cmd_match(int argc, char **argv)
     v = cli_load_variant(variant_arg);
     if (!v)
         return EXIT_FAILURE_RUN;
-    const char *default_weights = cli_config_path("weights", v->name, wpath, sizeof wpath);
+    WeightsChoice wchoice;
+    if ((status = cli_weights_nearest("match", v, &wchoice)) != EXIT_OK)
+        goto cleanup;
+    const char *default_weights = wchoice.path[0] ? wchoice.path : NULL;
     if (player_shared_init(&pa, &sa, v, default_weights, &err) < 0 ||
         player_shared_init(&pb, &sb, v, default_weights, &err) < 0) {
         status = cli_report("match", &err);
         goto cleanup;
+    }
+    /* Which weights each player plays with (a player's weights=FILE, else the nearest shipped). */
+    char wline[2][1100];
+    const PlayerShared *players[2] = {&pa, &pb};
+    for (int k = 0; k < 2; k++) {
+        if (players[k]->spec.weights[0]) {
+            WeightsChoice given = {.how = WEIGHTS_GIVEN};
+            snprintf(given.path, sizeof given.path, "%s", players[k]->spec.weights);
+            XqError ferr; /* eval_create has read the file already */
+            weights_fit(players[k]->eval, given.path, &given.fit, &ferr);
+            weights_describe(&given, players[k]->eval, wline[k], sizeof wline[k]);
+        } else {
+            weights_describe(&wchoice, players[k]->eval, wline[k], sizeof wline[k]);
+        }
     }
     MatchOptions o = {
         .variant = v,
@@ -169,12 +187,17 @@ int cmd_match(int argc, char **argv)
                (unsigned long long)t.pentanomial[0], (unsigned long long)t.pentanomial[1],
                (unsigned long long)t.pentanomial[2], (unsigned long long)t.pentanomial[3],
                (unsigned long long)t.pentanomial[4], score, t.interrupted ? "true" : "false");
-        printf("\"elo\": ");
-        json_number(elo.elo);
-        printf(", \"elo_95\": [");
-        json_number(elo.elo_low);
+        printf("\"a_weights\": ");
+        json_string(stdout, wline[0]);
+        printf(", \"b_weights\": ");
+        json_string(stdout, wline[1]);
         printf(", ");
-        json_number(elo.elo_high);
+        printf("\"elo\": ");
+        json_elo(elo.elo);
+        printf(", \"elo_95\": [");
+        json_elo(elo.elo_low);
+        printf(", ");
+        json_elo(elo.elo_high);
         printf("], \"score_se\": %.6f, \"los\": %.6f", elo.score_se, elo.los);
         if (use_sprt)
             printf(", \"sprt\": {\"elo0\": %g, \"elo1\": %g, \"alpha\": %g, \"beta\": %g, "
@@ -185,6 +208,7 @@ int cmd_match(int argc, char **argv)
     } else {
         printf("match: %s, A = %s, B = %s, %llu games%s\n", v->name, sa.label, sb.label,
                (unsigned long long)t.games, t.interrupted ? " (interrupted)" : "");
+        printf("weights A:  %s\nweights B:  %s\n", wline[0], wline[1]);
         printf("A as red:   %llu W / %llu D / %llu L\n", (unsigned long long)t.a_red[0],
                (unsigned long long)t.a_red[1], (unsigned long long)t.a_red[2]);
         printf("A as black: %llu W / %llu D / %llu L\n", (unsigned long long)t.a_black[0],

@@ -8,9 +8,9 @@
 #include "commands.h"
 #include "common.h"
 #include "driver.h"
-#include "ini.h"
 #include "search_options.h"
 #include "merge.h"
+#include "weights.h"
 #ifdef XQLAB_WITH_MPI
 #include "selfplay_mpi.h"
 #endif
@@ -34,7 +34,9 @@ static void usage(FILE *out)
         "      --seed S         base seed (default 1)\n"
         "      --fen FEN        start every game from this position (default: the variant's)\n"
         "      --preset NAME    run preset: quick, standard, strong, or a file (configs/runs)\n"
-        "      --weights FILE   evaluation weights (default configs/weights/VARIANT.ini)\n"
+        "      --weights FILE   evaluation weights; default: the nearest shipped file, the\n"
+        "                       one naming most of the rule set's features (docs/cli.md);\n"
+        "                       'none': piece values only\n"
         "      --set KEY=VALUE  any search parameter (see docs/cli.md), repeatable\n"
         "      --resume         continue an interrupted run from FILE.tmp\n"
         "      --resume-if-present  resume FILE.tmp if it exists, report FILE complete if it\n"
@@ -61,13 +63,6 @@ static void usage(FILE *out)
         "index over the shards (docs/cluster.md).\n"
 #endif
         );
-}
-
-/* Reads a whole text file (weights) for provenance. */
-static char *read_text(const char *path)
-{
-    XqError err;
-    return ini_read_file(path, &err);
 }
 
 /* Totals of every game in a finished dataset (after a resume the summary covers the whole
@@ -212,7 +207,7 @@ int cmd_selfplay(int argc, char **argv)
     char *weights_text = NULL;
     RunTotals totals = {0};
     bool already_complete = false;
-    char default_out[512], path[1024];
+    char default_out[512];
     XqError err;
 
     SearchParams params;
@@ -242,14 +237,14 @@ int cmd_selfplay(int argc, char **argv)
             goto cleanup;
         }
     }
-    if (!weights)
-        weights = cli_config_path("weights", v->name, path, sizeof path);
-    e = eval_create(v, weights, &err);
-    if (!e) {
-        status = cli_report("selfplay", &err);
+    WeightsChoice wchoice;
+    e = cli_weights_load("selfplay", v, weights, &wchoice);
+    if (!e || !(weights_text = cli_weights_text("selfplay", &wchoice))) {
+        status = EXIT_FAILURE_RUN;
         goto cleanup;
     }
-    weights_text = weights ? read_text(weights) : NULL;
+    char weights_line[1024];
+    weights_describe(&wchoice, e, weights_line, sizeof weights_line);
     if (!no_output && !out) {
         snprintf(default_out, sizeof default_out, "%s-selfplay.h5", v->name);
         out = default_out;
@@ -384,6 +379,7 @@ int cmd_selfplay(int argc, char **argv)
                v->name, (unsigned long long)report.played, report.wall_seconds, rate,
                params.playouts, report.resumed_games ? ", resumed run" : "");
         totals_print(&totals, stdout);
+        printf("weights      %s\n", weights_line);
 #ifdef XQLAB_WITH_MPI
         if (mpi.active)
             printf("dataset      %s (index over %d shards)\n", index_out, mpi.size);

@@ -12,6 +12,7 @@
 #include "dataset.h"
 #include "params.h"
 #include "tune.h"
+#include "weights.h"
 
 enum { MAX_FILES = 1024, MAX_VALUES = 2 * EVAL_MAX_FEATURES };
 
@@ -31,8 +32,9 @@ static void usage(FILE *out)
         "                        every file must hold this variant with the same rule text\n"
         "  -o, --output FILE     weights file to write (default VARIANT-tuned.ini)\n"
         "      --values FILE     piece-value JSON (default: the output with .json)\n"
-        "      --start FILE      starting weights (default configs/weights/VARIANT.ini if it\n"
-        "                        exists, else the variant's piece values)\n"
+        "      --start FILE      starting weights (default: the nearest shipped file, the one\n"
+        "                        naming most of the rule set's features, as in selfplay;\n"
+        "                        'none': the variant's piece values)\n"
         "      --eval-scale S    pawns per unit of atanh(value) (default: the search default, 10)\n"
         "      --l2 L            L2 penalty on the mean loss (default 1e-5)\n"
         "      --root-blend B    target = (1-B) result + B search value (default 0)\n"
@@ -407,14 +409,14 @@ int cmd_tune(int argc, char **argv)
         if (!v)
             return cli_report("tune", &err);
     }
-    char wpath[1024], outbuf[1024], valbuf[1024];
-    if (!start)
-        start = cli_config_path("weights", v->name, wpath, sizeof wpath);
-    e = eval_create(v, start, &err);
+    char outbuf[1024], valbuf[1024];
+    WeightsChoice wchoice;
+    e = cli_weights_load("tune", v, start, &wchoice);
     if (!e) {
-        status = cli_report("tune", &err);
+        status = EXIT_FAILURE_RUN;
         goto cleanup;
     }
+    start = wchoice.path[0] ? wchoice.path : NULL;
     if (!out) {
         snprintf(outbuf, sizeof outbuf, "%s-tuned.ini", v->name);
         out = outbuf;

@@ -7,14 +7,19 @@
 #include "commands.h"
 #include "common.h"
 #include "position.h"
+#include "weights.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: xqlab variants [--check FILE]\n\n"
+            "usage: xqlab variants [--check FILE | --weights VARIANT [--with FILE]]\n\n"
             "Without options, lists the rule sets shipped in %s/variants with their one-line\n"
             "descriptions. With --check, loads FILE, compiles its pieces and start position and\n"
-            "reports the first error as FILE:LINE: what was expected (exit 1), or a summary.\n",
+            "reports the first error as FILE:LINE: what was expected (exit 1), or a summary.\n"
+            "With --weights, lists the evaluation features of VARIANT (a name or a file), the\n"
+            "weights file selfplay, match, ladder and tune use for it by default (the nearest\n"
+            "shipped one, or the file given with --with) and every feature's weight, marking\n"
+            "those the file does not name (they keep their defaults).\n",
             cli_config_dir());
 }
 
@@ -43,12 +48,46 @@ static int check_file(const char *path)
     return EXIT_OK;
 }
 
+/* The features of a rule set, the weights file it gets and each feature's weight. */
+static int show_weights(const char *variant_arg, const char *with)
+{
+    Variant *v = cli_load_variant(variant_arg);
+    if (!v)
+        return EXIT_FAILURE_RUN;
+    WeightsChoice choice;
+    Evaluator *e = cli_weights_load("variants", v, with, &choice);
+    if (!e) {
+        variant_free(v);
+        return EXIT_FAILURE_RUN;
+    }
+    char line[2048];
+    weights_describe(&choice, e, line, sizeof line);
+    printf("rule set %s: %d evaluation features\nweights: %s\n\n", v->name, eval_feature_count(e), line);
+    for (int i = 0; i < eval_feature_count(e); i++)
+        printf("  %-32s %10g%s\n", eval_feature_name(e, i), eval_weight(e, i),
+               choice.fit.names_feature[i] ? "" : "  (default)");
+    eval_free(e);
+    variant_free(v);
+    return EXIT_OK;
+}
+
 int cmd_variants(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             usage(stdout);
             return EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--weights")) {
+            if (i + 1 >= argc)
+                return cli_error(EXIT_USAGE, "variants", "--weights needs a rule set name or file");
+            const char *with = NULL;
+            if (i + 2 < argc) {
+                if (strcmp(argv[i + 2], "--with") || i + 3 >= argc || i + 4 < argc)
+                    return cli_error(EXIT_USAGE, "variants", "usage: xqlab variants --weights VARIANT [--with FILE]");
+                with = argv[i + 3];
+            }
+            return show_weights(argv[i + 1], with);
         }
         if (!strcmp(argv[i], "--check")) {
             if (i + 1 >= argc)

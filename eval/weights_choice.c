@@ -1,0 +1,256 @@
+/* weights_choice.c - which weights file fits a rule set: feature names matched, the nearest
+ * shipped file chosen, the choice described. */
+#include "weights_choice.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ini.h"
+
+static void set_error(XqError *err, const char *file, int line, const char *msg)
+{
+    snprintf(err->file, sizeof err->file, "%s", file);
+    err->line = line;
+    snprintf(err->message, sizeof err->message, "%s", msg);
+}
+
+/* Appends name to a ", "-separated list, ending it with "..." when it is full. */
+static void list_append(char *list, size_t size, const char *name)
+{
+    size_t used = strlen(list);
+    if (used >= 3 && !strcmp(list + used - 3, "..."))
+        return;
+    size_t need = strlen(name) + (used ? 2 : 0);
+    if (used + need + 5 > size) {
+        snprintf(list + used, size - used, "%s...", used ? ", " : "");
+        return;
+    }
+    snprintf(list + used, size - used, "%s%s", used ? ", " : "", name);
+}
+
+int weights_fit(const Evaluator *bare, const char *path, WeightsFit *fit, XqError *err)
+{
+    memset(fit, 0, sizeof *fit);
+    int nf = eval_feature_count(bare);
+    fit->features = nf;
+    bool *named_feature = fit->names_feature;
+    char *text = ini_read_file(path, err);
+    if (!text)
+        return -1;
+    IniFile ini;
+    int rc = ini_parse(&ini, text, path, err);
+    free(text);
+    if (rc != 0)
+        return -1;
+    for (int k = 0; k < ini.count; k++) {
+        const IniEntry *en = &ini.entries[k];
+        if (strcmp(en->section, "weights") != 0) {
+            char msg[XQ_MSG_MAX];
+            snprintf(msg, sizeof msg, "unknown section [%.64s] (a weights file has only [weights])", en->section);
+            set_error(err, path, en->line, msg);
+            ini_free(&ini);
+            return -1;
+        }
+        fit->named++;
+        int found = -1;
+        for (int i = 0; i < nf && found < 0; i++)
+            if (!strcmp(eval_feature_name(bare, i), en->key))
+                found = i;
+        if (found >= 0) {
+            /* A duplicate is eval_create's error to report; count the feature once. */
+            if (!named_feature[found])
+                fit->matched++;
+            else
+                fit->named--;
+            named_feature[found] = true;
+        } else {
+            list_append(fit->unknown, sizeof fit->unknown, en->key);
+        }
+    }
+    ini_free(&ini);
+    return 0;
+}
+
+/* Lines (trimmed, not blank, not comments) of `a` that also occur in `b`. */
+static int common_lines(const char *a, const char *b)
+{
+    int common = 0;
+    const char *p = a;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *s = p;
+        size_t n = len;
+        while (n && (*s == ' ' || *s == '\t')) {
+            s++;
+            n--;
+        }
+        while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+            n--;
+        if (n && *s != ';' && *s != '#') {
+            /* Look for the same trimmed line in b. */
+            const char *q = b;
+            bool found = false;
+            while (*q && !found) {
+                const char *qe = strchr(q, '\n');
+                size_t ql = qe ? (size_t)(qe - q) : strlen(q);
+                const char *t = q;
+                size_t m = ql;
+                while (m && (*t == ' ' || *t == '\t')) {
+                    t++;
+                    m--;
+                }
+                while (m && (t[m - 1] == ' ' || t[m - 1] == '\t' || t[m - 1] == '\r'))
+                    m--;
+                found = m == n && !memcmp(s, t, n);
+                q = qe ? qe + 1 : q + ql;
+            }
+            common += found;
+        }
+        p = end ? end + 1 : p + len;
+    }
+    return common;
+}
+
+static bool is_regular_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Similarity of rule set v to the shipped rule set of the weights file `stem` (-1: none). */
+static int rule_set_similarity(const Variant *v, const char *variants_dir, const char *stem)
+{
+    if (!variants_dir || !v->text)
+        return -1;
+    char path[WEIGHTS_PATH_MAX];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s.ini", variants_dir, stem) >= sizeof path || !is_regular_file(path))
+        return -1;
+    XqError err;
+    char *text = ini_read_file(path, &err);
+    if (!text)
+        return -1;
+    int n = common_lines(v->text, text);
+    free(text);
+    return n;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int weights_choose(const Variant *v, const char *weights_dir, const char *variants_dir, WeightsChoice *out,
+                   XqError *err)
+{
+    memset(out, 0, sizeof *out);
+    out->how = WEIGHTS_NONE;
+    DIR *dir = opendir(weights_dir);
+    if (!dir)
+        return 0; /* no shipped weights: defaults */
+    char **names = NULL;
+    int count = 0, cap = 0;
+    struct dirent *de;
+    int rc = 0;
+    while ((de = readdir(dir)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len <= 4 || strcmp(de->d_name + len - 4, ".ini") != 0 || de->d_name[0] == '.')
+            continue;
+        if (count == cap) {
+            int ncap = cap ? 2 * cap : 16;
+            char **grown = realloc(names, (size_t)ncap * sizeof *grown);
+            if (!grown) {
+                rc = -1;
+                break;
+            }
+            names = grown;
+            cap = ncap;
+        }
+        names[count] = strdup(de->d_name);
+        if (!names[count]) {
+            rc = -1;
+            break;
+        }
+        count++;
+    }
+    closedir(dir);
+    Evaluator *bare = rc == 0 ? eval_create(v, NULL, err) : NULL;
+    if (rc != 0 || !bare) {
+        if (rc != 0)
+            set_error(err, weights_dir, 0, "out of memory");
+        for (int i = 0; i < count; i++)
+            free(names[i]);
+        free(names);
+        return -1;
+    }
+    qsort(names, (size_t)count, sizeof *names, compare_names);
+    /* Best so far: most features named, then the rule set's own file, then the most similar
+     * shipped rule set; equal on all three, the earlier name stays. */
+    bool best_own = false;
+    int best_similarity = -1;
+    for (int i = 0; i < count && rc == 0; i++) {
+        char path[WEIGHTS_PATH_MAX];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", weights_dir, names[i]) >= sizeof path ||
+            !is_regular_file(path))
+            continue;
+        out->candidates++;
+        WeightsFit fit;
+        if (weights_fit(bare, path, &fit, err) != 0) {
+            rc = -1;
+            break;
+        }
+        if (!weights_fit_applies(&fit) || fit.named == 0)
+            continue;
+        char stem[WEIGHTS_PATH_MAX];
+        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(names[i]) - 4), names[i]);
+        bool own = !strcmp(stem, v->name);
+        int similarity = rule_set_similarity(v, variants_dir, stem);
+        bool better = out->how == WEIGHTS_NONE || fit.named > out->fit.named ||
+                      (fit.named == out->fit.named &&
+                       (own > best_own || (own == best_own && similarity > best_similarity)));
+        if (better) {
+            out->how = WEIGHTS_NEAREST;
+            out->fit = fit;
+            snprintf(out->path, sizeof out->path, "%s", path);
+            best_own = own;
+            best_similarity = similarity;
+        }
+    }
+    for (int i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+    eval_free(bare);
+    if (rc != 0)
+        memset(out, 0, sizeof *out);
+    return rc;
+}
+
+void weights_describe(const WeightsChoice *c, const Evaluator *e, char *buf, size_t size)
+{
+    int nf = eval_feature_count(e);
+    if (c->how == WEIGHTS_NONE || c->how == WEIGHTS_OFF) {
+        snprintf(buf, size, "none (%s): all %d features at their defaults (material = the piece values of the "
+                 "variant file, the rest 0)", c->how == WEIGHTS_OFF ? "--weights none"
+                 : c->candidates ? "no shipped weights file applies to this rule set" : "no shipped weights files", nf);
+        return;
+    }
+    size_t used = (size_t)snprintf(buf, size, "%s (%s: names %d of the %d features", c->path,
+                                   c->how == WEIGHTS_GIVEN ? "given" : "nearest shipped weights", c->fit.matched, nf);
+    if (used >= size)
+        return;
+    if (c->fit.matched == nf) {
+        snprintf(buf + used, size - used, ")");
+        return;
+    }
+    char defaults[WEIGHTS_NAMES_MAX] = "";
+    for (int i = 0; i < nf; i++)
+        if (!c->fit.names_feature[i]) {
+            char item[160];
+            snprintf(item, sizeof item, "%s = %g", eval_feature_name(e, i), eval_weight(e, i));
+            list_append(defaults, sizeof defaults, item);
+        }
+    snprintf(buf + used, size - used, "; the other %d keep their defaults: %s)", nf - c->fit.matched, defaults);
+}

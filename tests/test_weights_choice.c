@@ -1,0 +1,230 @@
+/* test_weights_choice.c - weights follow the features, not the rule set's name: which shipped
+ * weights file a rule set gets, partial files (a new piece keeps its piece value), ties, and the
+ * refusals. */
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#include "eval.h"
+#include "weights_choice.h"
+
+#define WEIGHTS_DIR XQ_SOURCE_DIR "/configs/weights"
+#define VARIANTS_DIR XQ_SOURCE_DIR "/configs/variants"
+
+static int feature_index(const Evaluator *e, const char *name)
+{
+    for (int i = 0; i < eval_feature_count(e); i++)
+        if (!strcmp(eval_feature_name(e, i), name))
+            return i;
+    fail_msg("no feature %s", name);
+    return -1;
+}
+
+/* Loads a shipped variant's text with `from` replaced by `to` (one rule changed, renamed). */
+static Variant *edited_variant(const char *name, const char *from1, const char *to1, const char *from2,
+                               const char *to2)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.ini", VARIANTS_DIR, name);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    static char out[1 << 16];
+    const char *froms[2] = {from1, from2}, *tos[2] = {to1, to2};
+    snprintf(out, sizeof out, "%s", text);
+    for (int k = 0; k < 2; k++) {
+        if (!froms[k])
+            continue;
+        char *at = strstr(out, froms[k]);
+        assert_non_null(at);
+        char rest[1 << 16];
+        snprintf(rest, sizeof rest, "%s", at + strlen(froms[k]));
+        snprintf(at, sizeof out - (size_t)(at - out), "%s%s", tos[k], rest);
+    }
+    XqError err;
+    Variant *v = variant_load_text(out, "edited", &err);
+    if (!v)
+        fail_msg("%s", err.message);
+    return v;
+}
+
+static Evaluator *evaluator_with(const Variant *v, const char *path)
+{
+    XqError err;
+    Evaluator *e = eval_create(v, path, &err);
+    if (!e)
+        fail_msg("%s:%d: %s", err.file, err.line, err.message);
+    return e;
+}
+
+/* A renamed copy of xiangqi.ini with one rule changed gets the same weights as xiangqi: by
+ * features, and among the two shipped files naming all of them (xiangqi.ini, xiangqi-tuned.ini)
+ * the one of the shipped rule set it shares its lines with. */
+static void renamed_copy_gets_xiangqi_weights(void **state)
+{
+    (void)state;
+    Variant *xq = test_load_variant("xiangqi");
+    Variant *copy = edited_variant("xiangqi", "name = xiangqi", "name = xiangqi-stalemate-draw", "stalemate = loss",
+                                   "stalemate = draw");
+    assert_string_equal("xiangqi-stalemate-draw", copy->name);
+    WeightsChoice a, b;
+    XqError err;
+    assert_int_equal(0, weights_choose(xq, WEIGHTS_DIR, VARIANTS_DIR, &a, &err));
+    assert_int_equal(0, weights_choose(copy, WEIGHTS_DIR, VARIANTS_DIR, &b, &err));
+    assert_int_equal(WEIGHTS_NEAREST, a.how);
+    assert_int_equal(WEIGHTS_NEAREST, b.how);
+    assert_string_equal(WEIGHTS_DIR "/xiangqi.ini", a.path);
+    assert_string_equal(WEIGHTS_DIR "/xiangqi.ini", b.path);
+    assert_int_equal(29, b.fit.named);
+    assert_int_equal(29, b.fit.matched);
+    assert_int_equal(29, b.fit.features);
+    assert_true(a.candidates >= 2);
+    Evaluator *ea = evaluator_with(xq, a.path), *eb = evaluator_with(copy, b.path);
+    assert_int_equal(eval_feature_count(ea), eval_feature_count(eb));
+    for (int i = 0; i < eval_feature_count(ea); i++) {
+        assert_string_equal(eval_feature_name(ea, i), eval_feature_name(eb, i));
+        assert_true(eval_weight(ea, i) == eval_weight(eb, i));
+    }
+    /* The hand-set file's values, not the piece values of the variant file (chariot 9 in both,
+     * but the elephant's palace bonus is 0.1 only in the weights file). */
+    assert_true(eval_weight(eb, feature_index(eb, "zone.elephant.palace")) == 0.1);
+    eval_free(ea);
+    eval_free(eb);
+    variant_free(copy);
+    variant_free(xq);
+}
+
+/* Sniper xiangqi is xiangqi plus a piece: xiangqi.ini applies (all 29 names exist), the five
+ * sniper features keep their defaults, so the new piece starts from its piece value (4.5 in
+ * sniper.ini) and every shared feature from xiangqi's weights. */
+static void new_piece_starts_from_nearest_plus_piece_value(void **state)
+{
+    (void)state;
+    Variant *sn = test_load_variant("sniper");
+    WeightsChoice c;
+    XqError err;
+    assert_int_equal(0, weights_choose(sn, WEIGHTS_DIR, VARIANTS_DIR, &c, &err));
+    assert_int_equal(WEIGHTS_NEAREST, c.how);
+    assert_string_equal(WEIGHTS_DIR "/xiangqi.ini", c.path);
+    assert_int_equal(29, c.fit.named);
+    assert_int_equal(34, c.fit.features);
+    Evaluator *e = evaluator_with(sn, c.path);
+    assert_false(c.fit.names_feature[feature_index(e, "material.sniper")]);
+    assert_true(c.fit.names_feature[feature_index(e, "material.chariot")]);
+    assert_true(eval_weight(e, feature_index(e, "material.sniper")) == 4.5);
+    assert_true(eval_weight(e, feature_index(e, "mobility.sniper")) == 0);
+    assert_true(eval_weight(e, feature_index(e, "mobility.horse")) == 0.1);
+    char line[2048];
+    weights_describe(&c, e, line, sizeof line);
+    assert_non_null(strstr(line, "names 29 of the 34 features"));
+    assert_non_null(strstr(line, "the other 5 keep their defaults: material.sniper = 4.5"));
+    eval_free(e);
+    variant_free(sn);
+}
+
+/* Banqi has xiangqi's piece names but not its zones or royal safety: no shipped file applies. */
+static void no_file_applies(void **state)
+{
+    (void)state;
+    Variant *bq = test_load_variant("banqi");
+    WeightsChoice c;
+    XqError err;
+    assert_int_equal(0, weights_choose(bq, WEIGHTS_DIR, VARIANTS_DIR, &c, &err));
+    assert_int_equal(WEIGHTS_NONE, c.how);
+    assert_string_equal("", c.path);
+    Evaluator *bare = evaluator_with(bq, NULL);
+    WeightsFit fit;
+    assert_int_equal(0, weights_fit(bare, WEIGHTS_DIR "/xiangqi.ini", &fit, &err));
+    assert_false(weights_fit_applies(&fit));
+    assert_int_equal(29, fit.named);
+    /* xiangqi's 29 less its 13 zone features and 2 safety features. */
+    assert_int_equal(14, fit.matched);
+    assert_non_null(strstr(fit.unknown, "zone.elephant.palace"));
+    char line[1024];
+    weights_describe(&c, bare, line, sizeof line);
+    assert_non_null(strstr(line, "no shipped weights file applies"));
+    eval_free(bare);
+    variant_free(bq);
+    /* A folder that does not exist: no file, not an error. */
+    Variant *xq = test_load_variant("xiangqi");
+    assert_int_equal(0, weights_choose(xq, "/nonexistent/weights", NULL, &c, &err));
+    assert_int_equal(WEIGHTS_NONE, c.how);
+    assert_int_equal(0, c.candidates);
+    variant_free(xq);
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Ranking in a folder of our own: most features named wins over the rule set's own name; a
+ * file naming a feature the rule set lacks never applies; the rule set's own file wins a tie;
+ * a damaged file is an error naming it. */
+static void ranking_and_errors(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/xq-weights-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    Variant *xq = test_load_variant("xiangqi");
+    write_file(dir, "aaa.ini", "[weights]\nmaterial.chariot = 8\nmaterial.horse = 4\n");
+    write_file(dir, "xiangqi.ini", "[weights]\nmaterial.chariot = 7\n");
+    write_file(dir, "wrong.ini", "[weights]\nmaterial.chariot = 8\nmaterial.horse = 4\nmaterial.queen = 9\n");
+    write_file(dir, "notes.txt", "not a weights file\n");
+    WeightsChoice c;
+    XqError err;
+    assert_int_equal(0, weights_choose(xq, dir, NULL, &c, &err));
+    assert_int_equal(WEIGHTS_NEAREST, c.how);
+    assert_non_null(strstr(c.path, "/aaa.ini"));
+    assert_int_equal(2, c.fit.named);
+    assert_int_equal(3, c.candidates);
+    /* A tie on features named: the file named after the rule set. */
+    write_file(dir, "xiangqi.ini", "[weights]\nmaterial.chariot = 7\nmaterial.cannon = 4\n");
+    assert_int_equal(0, weights_choose(xq, dir, NULL, &c, &err));
+    assert_non_null(strstr(c.path, "/xiangqi.ini"));
+    /* A duplicate name counts once (eval_create refuses it when the file is loaded). */
+    Evaluator *bare = evaluator_with(xq, NULL);
+    char path[1024];
+    write_file(dir, "dup.ini", "[weights]\nmaterial.chariot = 7\nmaterial.chariot = 8\n");
+    snprintf(path, sizeof path, "%s/dup.ini", dir);
+    WeightsFit fit;
+    assert_int_equal(0, weights_fit(bare, path, &fit, &err));
+    assert_int_equal(1, fit.named);
+    assert_int_equal(1, fit.matched);
+    unlink(path);
+    /* Damaged: another section. */
+    write_file(dir, "bad.ini", "[weights]\nmaterial.horse = 4\n[other]\nx = 1\n");
+    assert_int_equal(-1, weights_choose(xq, dir, NULL, &c, &err));
+    assert_non_null(strstr(err.file, "bad.ini"));
+    assert_int_equal(4, err.line); /* the first key of [other] */
+    assert_non_null(strstr(err.message, "unknown section [other]"));
+    const char *names[] = {"aaa.ini", "xiangqi.ini", "wrong.ini", "notes.txt", "bad.ini"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    eval_free(bare);
+    variant_free(xq);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(renamed_copy_gets_xiangqi_weights),
+        cmocka_unit_test(new_piece_starts_from_nearest_plus_piece_value),
+        cmocka_unit_test(no_file_applies),
+        cmocka_unit_test(ranking_and_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
