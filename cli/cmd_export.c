@@ -10,19 +10,25 @@
 #include "analysis.h"
 #include "commands.h"
 #include "common.h"
+#include "notation.h"
 #include "pgn.h"
+#include "position.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: xqlab export DATA.h5... --pgn OUT.pgn [--games RANGE] [--verify]\n\n"
+        "usage: xqlab export DATA.h5... --pgn OUT.pgn [--notation iccs|wxf] [--xboard]\n"
+        "                  [--games RANGE] [--verify]\n\n"
         "Writes games of one or many dataset files (shards of one run) as Xiangqi PGN:\n"
-        "[Game \"Chinese Chess\"] first, then Event, Site, Date, Round (the game index), Red,\n"
-        "Black, Result, [Variant] for rule sets other than standard xiangqi, [FEN] when the\n"
-        "start is not the variant's, [Format] (WXF for standard xiangqi, ICCS otherwise),\n"
-        "Termination and PlyCount. OUT.pgn is written as OUT.pgn.tmp and renamed; '-' writes to\n"
-        "standard output.\n\n"
+        "[Game \"Chinese Chess\"] first, then Event, Site, Date, Round (the game index + 1),\n"
+        "Red, Black, Result, Variant (the rule set), [SetUp \"1\"] and [FEN] when the start is\n"
+        "not the variant's, [Format] (WXF or ICCS), Termination and PlyCount. OUT.pgn is written\n"
+        "as OUT.pgn.tmp and renamed; '-' writes to standard output. Format: docs/pgn.md.\n\n"
         "  --pgn OUT.pgn   output file (required)\n"
+        "  --notation N    moves in iccs (h2e2) or wxf (C2.5, standard xiangqi only);\n"
+        "                  default: wxf for standard xiangqi, iccs for the other rule sets\n"
+        "  --xboard        for XBoard (standard xiangqi): ICCS moves, and [FEN] with XBoard's\n"
+        "                  letters H (horse) and E (elephant); load with xboard -lgf OUT.pgn\n"
         "  --games RANGE   games to export, 0-based over the files in the order given:\n"
         "                  N, A-B, A- (to the end), or a comma list of those (default: all)\n"
         "  --verify        read OUT.pgn back, replay every game and check it has the same start\n"
@@ -108,6 +114,24 @@ static void player_name(const DatasetSummary *s, char *buf, size_t size)
         snprintf(buf, size, "xqlab %s MCTS", s->program_version);
 }
 
+/* True if two FENs describe the same position (the reader writes the rules core's FEN, the
+ * dataset holds the text the run was given). */
+static bool same_position(const Variant *v, const char *a, const char *b)
+{
+    Position *pa = malloc(sizeof *pa), *pb = malloc(sizeof *pb);
+    XqError err;
+    bool same = pa && pb && pos_set_fen(pa, v, a, &err) == 0 && pos_set_fen(pb, v, b, &err) == 0;
+    if (same) {
+        char fa[256], fb[256];
+        pos_get_fen(pa, fa, sizeof fa);
+        pos_get_fen(pb, fb, sizeof fb);
+        same = !strcmp(fa, fb);
+    }
+    free(pa);
+    free(pb);
+    return same;
+}
+
 /* Reads OUT back and checks game by game against the datasets. */
 static int verify(ShardSet *set, const Range *r, const char *path, uint64_t written)
 {
@@ -134,7 +158,7 @@ static int verify(ShardSet *set, const Range *r, const char *path, uint64_t writ
                                path, checked, written);
         } else {
             const char *fen = g.start_fen[0] ? g.start_fen : set->variant->start_fen;
-            bool same = pg.nmoves == g.nmoves && !strcmp(pg.start_fen, fen) && pg.result == (Result)g.result &&
+            bool same = pg.nmoves == g.nmoves && same_position(set->variant, pg.start_fen, fen) && pg.result == (Result)g.result &&
                         (g.nmoves == 0 || !memcmp(pg.moves, g.moves, (size_t)g.nmoves * sizeof *g.moves));
             if (!same)
                 status = cli_error(EXIT_FAILURE_RUN, "export", "%s:%d: --verify: game %" PRIu64 " differs from the "
@@ -155,6 +179,8 @@ int cmd_export(int argc, char **argv)
 {
     const char *out = NULL, *games = NULL;
     bool check = false;
+    PgnNotation notation = PGN_NOTATION_DEFAULT;
+    bool xboard = false;
     char **paths = calloc((size_t)argc, sizeof *paths);
     int npaths = 0, status = EXIT_OK;
     if (!paths)
@@ -171,6 +197,17 @@ int cmd_export(int argc, char **argv)
             out = argv[++i];
         else if (!strcmp(a, "--games") && has)
             games = argv[++i];
+        else if (!strcmp(a, "--notation") && has) {
+            const char *n = argv[++i];
+            if (!strcmp(n, "wxf"))
+                notation = PGN_NOTATION_WXF;
+            else if (!strcmp(n, "iccs"))
+                notation = PGN_NOTATION_ICCS;
+            else
+                status = cli_error(EXIT_USAGE, "export", "--notation expects iccs or wxf, not '%s'", n);
+        }
+        else if (!strcmp(a, "--xboard"))
+            xboard = true;
         else if (!strcmp(a, "--verify"))
             check = true;
         else if (a[0] == '-' && a[1])
@@ -183,6 +220,10 @@ int cmd_export(int argc, char **argv)
         status = cli_error(EXIT_USAGE, "export", "no dataset file given (usage: xqlab export DATA.h5... --pgn OUT.pgn)");
     if (status == EXIT_OK && !out)
         status = cli_error(EXIT_USAGE, "export", "needs --pgn OUT.pgn (the only export format so far)");
+    if (status == EXIT_OK && xboard && notation == PGN_NOTATION_WXF)
+        status = cli_error(EXIT_USAGE, "export", "--xboard writes ICCS moves (XBoard reads no WXF): drop --notation wxf");
+    if (xboard)
+        notation = PGN_NOTATION_ICCS;
     if (status == EXIT_OK && check && !strcmp(out, "-"))
         status = cli_error(EXIT_USAGE, "export", "--verify needs a file, not '-'");
     if (status == EXIT_OK && games)
@@ -202,6 +243,14 @@ int cmd_export(int argc, char **argv)
     ShardSet set;
     status = analysis_open("export", &set, paths, npaths);
     if (status != EXIT_OK) {
+        free(paths);
+        return status;
+    }
+    if (!notation_wxf_default(set.variant) && (xboard || notation == PGN_NOTATION_WXF)) {
+        status = cli_error(EXIT_USAGE, "export", xboard ? "--xboard: XBoard plays standard xiangqi only, not %s "
+                           "(docs/pgn.md)" : "--notation wxf: WXF is defined for standard xiangqi only, not %s: "
+                           "use iccs", set.variant->name);
+        shards_close(&set);
         free(paths);
         return status;
     }
@@ -238,10 +287,10 @@ int cmd_export(int argc, char **argv)
         const DatasetSummary *s = shards_summary(&set, 0);
         char date[16], round[32], player[128], event[160];
         pgn_date(s->created_utc, date, sizeof date);
-        snprintf(round, sizeof round, "%" PRIu64, g.index);
+        snprintf(round, sizeof round, "%" PRIu64, g.index + 1);
         player_name(s, player, sizeof player);
         snprintf(event, sizeof event, "xqlab self-play, %s, base seed %" PRIu64, s->variant_name, s->base_seed);
-        PgnTags tags = {event, s->host, date, round, player, player};
+        PgnTags tags = {event, s->host, date, round, player, player, notation, xboard};
         if (pgn_write_game(f, set.variant, &g, &tags, &err) < 0) {
             snprintf(err.file, sizeof err.file, "%s", shards_path_of(&set, k));
             status = cli_report("export", &err);

@@ -23,7 +23,8 @@ static void usage(FILE *out)
             "  -v, --variant VARIANT  rule set name (configs/variants/NAME.ini) or .ini path\n"
             "                         (default xiangqi)\n"
             "  --fen FEN              start from this position instead of the variant's start\n"
-            "  --moves MOVES          moves in ICCS notation (h2e2, also H2-E2), separated by\n"
+            "  --moves MOVES          moves in ICCS notation (h2e2, also H2-E2), or for standard\n"
+            "                         xiangqi also WXF (C2.5, H8+7, +R.3), separated by\n"
             "                         spaces or commas\n"
             "  --json                 print one JSON object instead of the text lines\n"
             "  -h, --help             this help\n\n"
@@ -177,6 +178,12 @@ int cmd_play(int argc, char **argv)
             goto cleanup;
         }
         Move m = move_parse(pos, tok, why, sizeof why);
+        if (m == XQ_MOVE_NONE && notation_wxf_default(v)) {
+            /* Standard xiangqi also takes WXF, the notation xqlab's own PGN writes. */
+            m = move_parse_wxf(pos, tok);
+            if (m == XQ_MOVE_NONE && strpbrk(tok, "+.="))
+                snprintf(why, sizeof why, "'%s' is not a legal WXF move in this position", tok);
+        }
         if (m != XQ_MOVE_NONE && hidden_on(v) && hidden_is_chance(pos, m)) {
             /* Only drawn reveals can be played (hidden.h); a replay must name the identity. */
             snprintf(why, sizeof why, "'%s': a reveal must name the identity turned up (e.g. "

@@ -238,6 +238,48 @@ int move_to_wxf(const Position *pos, Move m, char *buf)
     return 0;
 }
 
+Move move_parse_wxf(Position *pos, const char *text)
+{
+    char want[8];
+    size_t n = strlen(text);
+    if (n < 4 || n >= sizeof want)
+        return XQ_MOVE_NONE;
+    for (size_t i = 0; i <= n; i++) {
+        char c = (char)toupper((unsigned char)text[i]);
+        want[i] = c == 'N' ? 'H' : c == 'B' ? 'E' : c == '=' ? '.' : c;
+    }
+    /* "+R.3" (the mark before the letter) is a common spelling of the official "R+.3". */
+    if ((want[0] == '+' || want[0] == '-') && isalpha((unsigned char)want[1])) {
+        char mark = want[0];
+        want[0] = want[1];
+        want[1] = mark;
+    }
+    MoveList list;
+    int count = pos_generate_legal(pos, &list);
+    char buf[16];
+    for (int i = 0; i < count; i++)
+        if (move_to_wxf(pos, list.moves[i], buf) == 0 && !strcmp(buf, want))
+            return list.moves[i];
+    /* A tandem piece named by its file instead of '+' / '-' ("A6+5" for "A-+5"), as sources
+     * write advisors and elephants, whose move alone tells the two apart: accepted when exactly
+     * one legal move fits. */
+    if (n != 4 || !isalpha((unsigned char)want[0]) || !isdigit((unsigned char)want[1]))
+        return XQ_MOVE_NONE;
+    Move found = XQ_MOVE_NONE;
+    int matches = 0;
+    for (int i = 0; i < count; i++) {
+        Move m = list.moves[i];
+        Piece pc = pos->board[XQ_MOVE_FROM(m)];
+        if (move_to_wxf(pos, m, buf) != 0 || buf[0] != want[0] || (buf[1] != '+' && buf[1] != '-') ||
+            strcmp(buf + 2, want + 2) ||
+            wxf_file(pos->v->point_file[XQ_MOVE_FROM(m)], XQ_PIECE_SIDE(pc)) != want[1] - '0')
+            continue;
+        found = m;
+        matches++;
+    }
+    return matches == 1 ? found : XQ_MOVE_NONE;
+}
+
 bool notation_wxf_default(const Variant *v)
 {
     return !strcmp(v->name, "xiangqi") && v->modules == 0;

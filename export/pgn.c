@@ -50,9 +50,21 @@ static const char *or_unknown(const char *s)
     return s && *s ? s : "?";
 }
 
+/* XBoard 4.9 reads a xiangqi FEN only with H for horses and E for elephants; the project's FEN
+ * (like UCCI's) writes N and B. Only the board field changes. */
+static void fen_to_xboard(const char *fen, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", fen);
+    for (char *p = buf; *p && *p != ' '; p++)
+        *p = *p == 'N' ? 'H' : *p == 'n' ? 'h' : *p == 'B' ? 'E' : *p == 'b' ? 'e' : *p;
+}
+
 int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTags *tags, XqError *err)
 {
-    bool wxf = notation_wxf_default(v);
+    bool wxf = tags->notation == PGN_NOTATION_WXF ||
+               (tags->notation == PGN_NOTATION_DEFAULT && notation_wxf_default(v));
+    if (wxf && !notation_wxf_default(v))
+        return fail(err, "PGN", 0, "WXF notation is defined for standard xiangqi only, not %s: use ICCS", v->name);
     const char *fen = g->start_fen[0] ? g->start_fen : v->start_fen;
     Position *pos = malloc(sizeof *pos);
     if (!pos)
@@ -71,10 +83,17 @@ int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTa
     write_tag(out, "Red", or_unknown(tags->red));
     write_tag(out, "Black", or_unknown(tags->black));
     write_tag(out, "Result", result_token(g->result));
-    if (!wxf)
-        write_tag(out, "Variant", v->name);
-    if (strcmp(fen, v->start_fen))
-        write_tag(out, "FEN", fen);
+    write_tag(out, "Variant", v->name);
+    if (strcmp(fen, v->start_fen)) {
+        char xfen[256];
+        write_tag(out, "SetUp", "1");
+        if (tags->xboard_fen && notation_wxf_default(v)) {
+            fen_to_xboard(fen, xfen, sizeof xfen);
+            write_tag(out, "FEN", xfen);
+        } else {
+            write_tag(out, "FEN", fen);
+        }
+    }
     write_tag(out, "Format", wxf ? "WXF" : "ICCS");
     if (g->termination < TERM_COUNT && g->termination != TERM_NONE)
         write_tag(out, "Termination", termination_name((Termination)g->termination));
@@ -260,18 +279,6 @@ static int read_tag(PgnReader *r, PgnGame *g, XqError *err)
     return 0;
 }
 
-/* The legal move of pos whose WXF text is `text`, or XQ_MOVE_NONE. */
-static Move parse_wxf(Position *pos, const char *text)
-{
-    MoveList list;
-    int n = pos_generate_legal(pos, &list);
-    char buf[16];
-    for (int i = 0; i < n; i++)
-        if (move_to_wxf(pos, list.moves[i], buf) == 0 && !strcmp(buf, text))
-            return list.moves[i];
-    return XQ_MOVE_NONE;
-}
-
 static int add_move(PgnGame *g, int *cap, Move m)
 {
     if (g->nmoves == *cap) {
@@ -312,6 +319,8 @@ int pgn_reader_next(PgnReader *r, const Variant *v, PgnGame *g, XqError *err)
     XqError fen_err;
     if (pos_set_fen(r->pos, v, g->start_fen, &fen_err) < 0)
         return fail(err, r->path, g->first_line, "bad [FEN]: %s", fen_err.message);
+    /* The project's letters (a rule set's aliases, e.g. XBoard's H and E, read as N and B). */
+    pos_get_fen(r->pos, g->start_fen, sizeof g->start_fen);
 
     int cap = 0;
     Undo undo;
@@ -356,7 +365,7 @@ int pgn_reader_next(PgnReader *r, const Variant *v, PgnGame *g, XqError *err)
         Move m = XQ_MOVE_NONE;
         char why[128] = "";
         if (try_wxf)
-            m = parse_wxf(r->pos, t);
+            m = move_parse_wxf(r->pos, t);
         if (m == XQ_MOVE_NONE && try_iccs)
             m = move_parse(r->pos, t, why, sizeof why);
         if (m != XQ_MOVE_NONE && hidden_on(r->pos->v) && hidden_is_chance(r->pos, m)) {

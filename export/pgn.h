@@ -7,17 +7,28 @@
 
 #include "dataset.h"
 
+/* Move notation of a written game: WXF ("C2.5") exists only for standard xiangqi; ICCS ("h2e2")
+ * for every rule set (GUIs such as XBoard read ICCS, not WXF). */
+typedef enum PgnNotation {
+    PGN_NOTATION_DEFAULT = 0, /* WXF for standard xiangqi, ICCS otherwise */
+    PGN_NOTATION_WXF,
+    PGN_NOTATION_ICCS,
+} PgnNotation;
+
 /* Header values of one game (borrowed; NULL or "" leaves the tag out, except the seven-tag roster
- * which is written with "?" when missing). */
+ * which is written with "?" when missing), and the notation of its moves. */
 typedef struct PgnTags {
     const char *event, *site, *date, *round, *red, *black;
+    PgnNotation notation;
+    bool xboard_fen; /* [FEN] with XBoard's letters for standard xiangqi: H horse, E elephant */
 } PgnTags;
 
 /* Writes one game: [Game "Chinese Chess"] first, then Event, Site, Date, Round, Red, Black,
- * Result, [Variant] for rule sets other than standard xiangqi, [FEN] when the start is not the
+ * Result, Variant (the rule set's name), [SetUp "1"] and [FEN] when the start is not the
  * variant's start, [Format] (WXF or ICCS), Termination and PlyCount; then the moves, 80 columns
  * wide, and the result. Replays the moves (WXF needs the position). Returns 0, or -1 with *err if
- * a move does not replay or writing fails. */
+ * a move does not replay, WXF is asked for a rule set other than standard xiangqi, or writing
+ * fails. */
 int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTags *tags, XqError *err);
 
 enum { PGN_MAX_TAGS = 32 };
@@ -45,7 +56,8 @@ PgnReader *pgn_reader_open(const char *path, XqError *err);
 
 /* Reads the next game into *g, parsing its moves (WXF or ICCS as [Format] says; without the
  * tag either is accepted) by replaying them with variant v, which must match its [Variant]
- * (absent: xiangqi). Returns 1 for a game, 0 at the end of the file, -1 with *err naming the
+ * (absent: xiangqi). start_fen is the [FEN] rewritten by the rules core (a piece
+ * letter's alias, e.g. XBoard's H and E for N and B, becomes the letter). Returns 1 for a game, 0 at the end of the file, -1 with *err naming the
  * file, line and token that is wrong. */
 int pgn_reader_next(PgnReader *r, const Variant *v, PgnGame *g, XqError *err);
 

@@ -8,6 +8,7 @@
 #include "balance.h"
 #include "dataset.h"
 #include "hidden.h"
+#include "ini.h"
 #include "openings.h"
 #include "openings_h5.h"
 #include "pgn.h"
@@ -394,27 +395,69 @@ static void final_fen(const Variant *v, const char *start, const Move *moves, in
     free(pos);
 }
 
+/* Moves the start of a game one ply on: the game then starts from a FEN that is not the
+ * variant's start (written as [SetUp] + [FEN]). */
+static void start_one_ply_later(const Variant *v, GameRecord *g)
+{
+    assert_true(g->nmoves > 1);
+    Position *pos = malloc(sizeof *pos);
+    assert_non_null(pos);
+    pos_init_start(pos, v);
+    Undo u;
+    pos_do_move(pos, g->moves[0], &u);
+    pos_get_fen(pos, g->start_fen, sizeof g->start_fen);
+    memmove(g->moves, g->moves + 1, (size_t)(g->nmoves - 1) * sizeof *g->moves);
+    g->nmoves--;
+    g->plies = (uint16_t)g->nmoves;
+    free(pos);
+}
+
 static void pgn_round_trip(void **state)
 {
     (void)state;
-    const char *variants[2] = {"xiangqi", "sniper"};
-    for (int vi = 0; vi < 2; vi++) {
-        Variant *v = test_load_variant(variants[vi]);
-        char path[1024];
-        tmp_path(path, sizeof path, vi ? "sniper.pgn" : "xiangqi.pgn");
+    /* Standard xiangqi in WXF and in ICCS with XBoard's FEN letters, sniper in ICCS. */
+    static const struct {
+        const char *variant, *format;
+        PgnNotation notation;
+        bool xboard_fen;
+    } CASES[] = {
+        {"xiangqi", "WXF", PGN_NOTATION_DEFAULT, false},
+        {"xiangqi", "ICCS", PGN_NOTATION_ICCS, true},
+        {"sniper", "ICCS", PGN_NOTATION_DEFAULT, false},
+    };
+    for (int ci = 0; ci < 3; ci++) {
+        Variant *v = test_load_variant(CASES[ci].variant);
+        char path[1024], name[32];
+        snprintf(name, sizeof name, "round-trip-%d.pgn", ci);
+        tmp_path(path, sizeof path, name);
         FILE *f = fopen(path, "w");
         assert_non_null(f);
         enum { NGAMES = 12 };
         GameRecord games[NGAMES];
         XqError err;
-        PgnTags tags = {"round trip", "here", "2025.01.01", "1", "red \"quoted\"", "black"};
+        PgnTags tags = {"round trip", "here", "2025.01.01", "1", "red \"quoted\"", "black", CASES[ci].notation,
+                        CASES[ci].xboard_fen};
         for (int i = 0; i < NGAMES; i++) {
             random_game(v, 17u * (uint32_t)i + 3u, 40 + 10 * i, &games[i]);
             games[i].result = (int8_t)(i % 3 - 1);
+            if (i % 2)
+                start_one_ply_later(v, &games[i]);
             if (pgn_write_game(f, v, &games[i], &tags, &err) < 0)
                 fail_msg("%s", err.message);
         }
         fclose(f);
+        /* The odd games start from a FEN; with XBoard's letters it has H and E, never N or B. */
+        char *text = ini_read_file(path, &err);
+        assert_non_null(text);
+        const char *fen_tag = strstr(text, "[FEN \"");
+        assert_non_null(fen_tag);
+        assert_non_null(strstr(text, "[SetUp \"1\"]\n[FEN \""));
+        if (CASES[ci].xboard_fen) {
+            const char *board_end = strchr(fen_tag + 6, ' ');
+            for (const char *p = fen_tag + 6; p < board_end; p++)
+                assert_null(strchr("NnBb", *p));
+        }
+        free(text);
         PgnReader *r = pgn_reader_open(path, &err);
         assert_non_null(r);
         for (int i = 0; i < NGAMES; i++) {
@@ -422,13 +465,14 @@ static void pgn_round_trip(void **state)
             if (pgn_reader_next(r, v, &pg, &err) != 1)
                 fail_msg("%s:%d: %s", err.file, err.line, err.message);
             assert_string_equal("Chinese Chess", pg.tag_name[0][0] == 'G' ? pgn_tag(&pg, "Game") : "");
-            assert_string_equal(vi ? "ICCS" : "WXF", pgn_tag(&pg, "Format"));
+            assert_string_equal(CASES[ci].format, pgn_tag(&pg, "Format"));
             assert_string_equal("red \"quoted\"", pgn_tag(&pg, "Red"));
-            if (vi)
-                assert_string_equal("sniper", pgn_tag(&pg, "Variant"));
+            assert_string_equal(CASES[ci].variant, pgn_tag(&pg, "Variant"));
+            if (i % 2)
+                assert_non_null(pgn_tag(&pg, "FEN"));
             else
-                assert_null(pgn_tag(&pg, "Variant"));
-            assert_null(pgn_tag(&pg, "FEN"));
+                assert_null(pgn_tag(&pg, "FEN"));
+            assert_string_equal(games[i].start_fen, pg.start_fen);
             assert_int_equal(games[i].nmoves, pg.nmoves);
             assert_memory_equal(games[i].moves, pg.moves, (size_t)pg.nmoves * sizeof *pg.moves);
             assert_int_equal(games[i].result, pg.result);
@@ -444,6 +488,27 @@ static void pgn_round_trip(void **state)
         pgn_reader_close(r);
         variant_free(v);
     }
+}
+
+/* WXF exists for standard xiangqi only: asking it of another rule set is an error, not ICCS. */
+static void pgn_wxf_refused_elsewhere(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("sniper");
+    GameRecord g;
+    random_game(v, 5, 10, &g);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    PgnTags tags = {"e", "s", "d", "1", "r", "b", PGN_NOTATION_WXF, false};
+    XqError err;
+    assert_int_equal(-1, pgn_write_game(f, v, &g, &tags, &err));
+    assert_non_null(strstr(err.message, "standard xiangqi only"));
+    fclose(f);
+    free(buf);
+    free(g.moves);
+    variant_free(v);
 }
 
 /* Cube generals: a game that rolls whenever it may; the card counts exactly those rolls. */
@@ -708,6 +773,7 @@ int main(void)
         cmocka_unit_test(hidden_openings_key_by_choice),
         cmocka_unit_test(mismatched_shards_refused),
         cmocka_unit_test(pgn_round_trip),
+        cmocka_unit_test(pgn_wxf_refused_elsewhere),
         cmocka_unit_test(special_moves_counted),
         cmocka_unit_test(pgn_errors),
     };

@@ -83,7 +83,12 @@ expect export-verify 0 'games read back .* same start positions, moves and resul
     export "$WORK/a1.h5" "$WORK/a2.h5" --pgn "$WORK/games.pgn" --verify
 head -1 "$WORK/games.pgn" | grep -qx '\[Game "Chinese Chess"\]' && ok "export-first-tag" || fail "export-first-tag"
 [ "$(grep -c '^\[Game ' "$WORK/games.pgn")" -eq 24 ] && ok "export-24-games" || fail "export-24-games"
-expect export-range 0 '\[Round "3"\]' -- export "$WORK/a1.h5" --pgn - --games 3
+expect export-range 0 '\[Round "4"\]' -- export "$WORK/a1.h5" --pgn - --games 3
+# Round counts from 1 (game index 3 is round 4); WXF asked of another rule set is a usage error.
+expect export-wxf-elsewhere 2 'WXF is defined for standard xiangqi only' -- export "$WORK/bq.h5" --pgn - --notation wxf
+expect export-xboard-elsewhere 2 'XBoard plays standard xiangqi only' -- export "$WORK/bq.h5" --pgn - --xboard
+expect export-bad-notation 2 'expects iccs or wxf' -- export "$WORK/a1.h5" --pgn - --notation san
+expect export-iccs 0 '^1\. [a-i][0-9][a-i][0-9] ' -- export "$WORK/a1.h5" --pgn - --games 0 --notation iccs
 expect export-range-past-end 2 'past the last game' -- export "$WORK/a1.h5" --pgn - --games 99
 expect export-bad-range 2 'expects N, A-B' -- export "$WORK/a1.h5" --pgn - --games x
 expect export-into-input 2 'is an input dataset' -- export "$WORK/a1.h5" --pgn "$WORK/a1.h5"

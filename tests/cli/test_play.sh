@@ -24,6 +24,16 @@ expect_run() {
     echo "ok   $name"
 }
 
+# WXF (the notation xqlab's PGN writes for standard xiangqi) replays like ICCS; lower case, N/B and
+# '=' are read as in other sources; tandem pieces ("+R.3") and errors name the WXF.
+expect_run wxf 0 'fen: rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2' -- --moves 'C2.5 H8+7'
+expect_run wxf-spellings 0 'fen: rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2' -- --moves 'c2=5, n8+7'
+expect_run wxf-mixed 0 'fen: rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2' -- --moves 'h2e2 H8+7'
+expect_run wxf-tandem 0 'fen: 3k5/9/9/9/9/9/9/R8/9/R3K4 b - - 1 1' -- --fen '3k5/9/9/9/9/9/9/9/R8/R3K4 w - - 0 1' --moves '+R+1'
+expect_run wxf-tandem-official 0 'fen: 3k5/9/9/9/9/9/9/R8/9/R3K4 b - - 1 1' -- --fen '3k5/9/9/9/9/9/9/9/R8/R3K4 w - - 0 1' --moves 'R++1'
+expect_run wxf-tandem-by-file 0 'fen: 3k5/9/9/9/9/9/9/9/4A4/4KA3 b - - 1 1' -- --fen '3k5/9/9/9/9/9/9/5A3/9/4KA3 w - - 0 1' --moves 'A4-5'
+expect_run wxf-illegal 1 "xqlab play: move 2: 'H8+6' is not a legal WXF move in this position" -- --moves 'C2.5 H8+6'
+expect_run wxf-other-rule-set 1 '' -- -v sniper --moves 'C2.5'
 CHASE_FEN='2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1'
 CHASE_MOVES='c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2'
 
