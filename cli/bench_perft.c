@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bad_option.h"
 #include "common.h"
 #include "perft.h"
 
@@ -30,16 +31,19 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static const char HELP[] =
+    "usage: xqlab bench perft [--depth 4|5] [--repeat N]\n\n"
+    "Perft of the nine standard xiangqi positions of shared/rules/perft.md at the\n"
+    "given depth (default 5), single thread, N times (default 3). Checks every count\n"
+    "against the published one and prints leaves, the median time and million\n"
+    "leaves per second (start position alone, and all positions).\n";
+
 int bench_perft(int argc, char **argv)
 {
     long depth = 5, repeat = 3;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            printf("usage: xqlab bench perft [--depth 4|5] [--repeat N]\n\n"
-                   "Perft of the nine standard xiangqi positions of shared/rules/perft.md at the\n"
-                   "given depth (default 5), single thread, N times (default 3). Checks every count\n"
-                   "against the published one and prints leaves, the median time and million\n"
-                   "leaves per second (start position alone, and all positions).\n");
+            fputs(HELP, stdout);
             return EXIT_OK;
         } else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
             if (cli_parse_int("bench perft", "--depth", argv[++i], 4, 5, &depth) < 0)
@@ -48,7 +52,7 @@ int bench_perft(int argc, char **argv)
             if (cli_parse_int("bench perft", "--repeat", argv[++i], 1, 100, &repeat) < 0)
                 return EXIT_USAGE;
         } else {
-            return cli_error(EXIT_USAGE, "bench perft", "unknown option '%s'", argv[i]);
+            return cli_bad_option_text("bench perft", argv[i], HELP);
         }
     }
     Variant *v = cli_load_variant("xiangqi");

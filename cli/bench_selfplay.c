@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bad_option.h"
 #include "common.h"
 #include "driver.h"
 
@@ -79,18 +80,21 @@ static int run_once(const Variant *v, const Evaluator *e, const SearchParams *p,
     return 0;
 }
 
+static const char HELP[] =
+    "usage: xqlab bench selfplay [--games N] [--playouts P] [--repeat R]\n\n"
+    "Standard xiangqi self-play with default settings (seed fixed): N games\n"
+    "(default 40) at P playouts per move (default 200) on 1 thread and on 2\n"
+    "threads, each R times (default 3). Prints medians of playouts per second per\n"
+    "thread, games per hour per core, the 2-thread speed-up, the share of wall time\n"
+    "spent writing the dataset, bytes per stored position, and a signature (plies\n"
+    "and playouts, identical for any thread count).\n";
+
 int bench_selfplay(int argc, char **argv)
 {
     long games = 40, playouts = 200, repeat = 3;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            printf("usage: xqlab bench selfplay [--games N] [--playouts P] [--repeat R]\n\n"
-                   "Standard xiangqi self-play with default settings (seed fixed): N games\n"
-                   "(default 40) at P playouts per move (default 200) on 1 thread and on 2\n"
-                   "threads, each R times (default 3). Prints medians of playouts per second per\n"
-                   "thread, games per hour per core, the 2-thread speed-up, the share of wall time\n"
-                   "spent writing the dataset, bytes per stored position, and a signature (plies\n"
-                   "and playouts, identical for any thread count).\n");
+            fputs(HELP, stdout);
             return EXIT_OK;
         } else if (!strcmp(argv[i], "--games") && i + 1 < argc) {
             if (cli_parse_int("bench selfplay", "--games", argv[++i], 2, 100000, &games) < 0)
@@ -102,7 +106,7 @@ int bench_selfplay(int argc, char **argv)
             if (cli_parse_int("bench selfplay", "--repeat", argv[++i], 1, 50, &repeat) < 0)
                 return EXIT_USAGE;
         } else {
-            return cli_error(EXIT_USAGE, "bench selfplay", "unknown option '%s'", argv[i]);
+            return cli_bad_option_text("bench selfplay", argv[i], HELP);
         }
     }
     int status = EXIT_OK;

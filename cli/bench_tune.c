@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bad_option.h"
 #include "common.h"
 #include "dataset.h"
 #include "tune.h"
@@ -41,8 +42,7 @@ int bench_tune(int argc, char **argv)
             if (cli_parse_int("bench tune", "--threads", argv[++i], 1, 1024, &threads) < 0)
                 return EXIT_USAGE;
         } else if (argv[i][0] == '-') {
-            usage(stderr);
-            return cli_error(EXIT_USAGE, "bench tune", "unknown option '%s'", argv[i]);
+            return cli_bad_option("bench tune", argv[i], usage);
         } else if (nfiles == 256) {
             return cli_error(EXIT_USAGE, "bench tune", "more than 256 dataset files");
         } else {

@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 
 static const Command WORKLOADS[] = {
@@ -35,6 +36,5 @@ int cmd_bench(int argc, char **argv)
     for (int i = 0; i < NWORKLOADS; i++)
         if (!strcmp(argv[1], WORKLOADS[i].name))
             return WORKLOADS[i].run(argc - 1, argv + 1);
-    usage(stderr);
-    return cli_error(EXIT_USAGE, "bench", "unknown workload '%s'", argv[1]);
+    return cli_error(EXIT_USAGE, "bench", "unknown workload '%s' (perft, selfplay or tune)", argv[1]);
 }

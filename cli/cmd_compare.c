@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "balance.h"
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 
 static void usage(FILE *out)
@@ -264,7 +265,7 @@ int cmd_compare(int argc, char **argv)
             if (bad)
                 status = EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            status = cli_error(EXIT_USAGE, "compare", "unknown option '%s' (see xqlab compare --help)", argv[i]);
+            status = cli_bad_option("compare", argv[i], usage);
         } else {
             paths[side][npaths[side]++] = argv[i];
         }

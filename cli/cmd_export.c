@@ -9,6 +9,7 @@
 
 #include "analysis.h"
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "notation.h"
 #include "pgn.h"
@@ -211,7 +212,7 @@ int cmd_export(int argc, char **argv)
         else if (!strcmp(a, "--verify"))
             check = true;
         else if (a[0] == '-' && a[1])
-            status = cli_error(EXIT_USAGE, "export", "unknown option or missing value: '%s' (see xqlab export --help)", a);
+            status = cli_bad_option("export", a, usage);
         else
             paths[npaths++] = argv[i];
     }

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "dataset.h"
 #include "status.h"
@@ -145,7 +146,7 @@ int cmd_inspect(int argc, char **argv)
         if (!strcmp(argv[i], "--json"))
             json = true;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_error(EXIT_USAGE, "inspect", "unknown option '%s' (see xqlab inspect --help)", argv[i]);
+            return cli_bad_option("inspect", argv[i], usage);
         else if (path)
             return cli_error(EXIT_USAGE, "inspect", "one file at a time ('%s' and '%s')", path, argv[i]);
         else

@@ -8,6 +8,7 @@
 
 #include "analysis.h"
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "driver.h"
 #include "ini.h"
@@ -207,7 +208,7 @@ int cmd_ladder(int argc, char **argv)
             if (strcmp(progress, "live") && strcmp(progress, "log") && strcmp(progress, "quiet"))
                 return cli_error(EXIT_USAGE, "ladder", "--progress expects live, log or quiet, not '%s'", progress);
         } else {
-            return cli_error(EXIT_USAGE, "ladder", "unknown option or missing value: '%s' (see xqlab ladder --help)", a);
+            return cli_bad_option("ladder", a, usage);
         }
     }
     if (!variant_arg)

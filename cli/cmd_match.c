@@ -6,6 +6,7 @@
 
 #include "analysis.h"
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "match.h"
 #include "search_options.h"
@@ -99,8 +100,7 @@ int cmd_match(int argc, char **argv)
         } else if (!strcmp(a, "--quiet")) {
             quiet = true;
         } else {
-            usage(stderr);
-            return cli_error(EXIT_USAGE, "match", "unknown option or missing value: '%s'", a);
+            return cli_bad_option("match", a, usage);
         }
     }
     sprt.min_pairs = (int)min_pairs;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "merge.h"
 
@@ -53,8 +54,7 @@ int cmd_merge(int argc, char **argv)
         } else if (!strcmp(a, "--json")) {
             json = true;
         } else if (a[0] == '-' && a[1] != '\0') {
-            usage(stderr);
-            status = cli_error(EXIT_USAGE, "merge", "unknown option or missing value: '%s'", a);
+            status = cli_bad_option("merge", a, usage);
             goto done;
         } else {
             paths[count++] = a;

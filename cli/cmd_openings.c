@@ -7,6 +7,7 @@
 
 #include "analysis.h"
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "openings.h"
 #include "openings_h5.h"
@@ -233,7 +234,7 @@ int cmd_openings(int argc, char **argv)
         } else if (!strcmp(a, "--h5") && has) {
             h5 = argv[++i];
         } else if (a[0] == '-' && a[1]) {
-            status = cli_error(EXIT_USAGE, "openings", "unknown option or missing value: '%s' (see xqlab openings --help)", a);
+            status = cli_bad_option("openings", a, usage);
         } else {
             paths[npaths++] = argv[i];
         }

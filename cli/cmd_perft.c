@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "notation.h"
 #include "perft.h"
@@ -14,7 +15,12 @@ static void usage(FILE *out)
             "usage: xqlab perft -v VARIANT -d DEPTH [--fen FEN] [--divide]\n\n"
             "Counts the leaves of the legal move tree DEPTH plies deep (no repetition or move-limit\n"
             "pruning) from the variant's start position or FEN. --divide prints the count below\n"
-            "each legal root move (ICCS). Prints leaves, seconds and million leaves per second.\n");
+            "each legal root move (ICCS). Prints leaves, seconds and million leaves per second.\n\n"
+            "  -v, --variant V   rule set name (xqlab variants) or variant file\n"
+            "  -d, --depth D     plies, 0 to 12\n"
+            "      --fen FEN     start from this position (default: the variant's start)\n"
+            "      --divide      the count below each root move\n"
+            "  -h, --help\n");
 }
 
 int cmd_perft(int argc, char **argv)
@@ -37,8 +43,7 @@ int cmd_perft(int argc, char **argv)
         } else if (!strcmp(a, "--divide")) {
             divide = true;
         } else {
-            usage(stderr);
-            return cli_error(EXIT_USAGE, "perft", "unknown option or missing value: '%s'", a);
+            return cli_bad_option("perft", a, usage);
         }
     }
     if (!variant || depth < 0) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "hidden.h"
 #include "notation.h"
@@ -88,7 +89,7 @@ static int parse_options(int argc, char **argv, PlayOptions *o)
         else if (!strcmp(a, "--moves"))
             slot = &o->moves;
         if (!slot)
-            return cli_error(EXIT_USAGE, CMD, "unknown option '%s' (xqlab play --help lists them)", a);
+            return cli_bad_option(CMD, a, usage);
         if (i + 1 >= argc)
             return cli_error(EXIT_USAGE, CMD, "%s needs a value", a);
         *slot = argv[++i];

@@ -7,6 +7,7 @@
 #include "analysis.h"
 #include "balance.h"
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "special_moves.h"
 #include "status.h"
@@ -310,7 +311,7 @@ int cmd_report(int argc, char **argv)
             }
         } else if (argv[i][0] == '-' && argv[i][1]) {
             free(paths);
-            return cli_error(EXIT_USAGE, "report", "unknown option '%s' (see xqlab report --help)", argv[i]);
+            return cli_bad_option("report", argv[i], usage);
         } else {
             paths[npaths++] = argv[i];
         }

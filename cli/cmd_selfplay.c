@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "driver.h"
 #include "search_options.h"
@@ -164,8 +165,7 @@ int cmd_selfplay(int argc, char **argv)
         } else if (!strcmp(a, "--paired-deals")) {
             paired_deals = true;
         } else {
-            usage(stderr);
-            return cli_error(EXIT_USAGE, "selfplay", "unknown option or missing value: '%s'", a);
+            return cli_bad_option("selfplay", a, usage);
         }
     }
     if (!variant_arg)

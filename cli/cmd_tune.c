@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "dataset.h"
 #include "params.h"
@@ -371,8 +372,7 @@ int cmd_tune(int argc, char **argv)
         } else if (!strcmp(a, "--quiet")) {
             quiet = true;
         } else if (a[0] == '-' && a[1] != '\0') {
-            usage(stderr);
-            return cli_error(EXIT_USAGE, "tune", "unknown option or missing value: '%s'", a);
+            return cli_bad_option("tune", a, usage);
         } else {
             if (nfiles == MAX_FILES)
                 return cli_error(EXIT_USAGE, "tune", "more than %d dataset files", MAX_FILES);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "bad_option.h"
 #include "common.h"
 #include "position.h"
 #include "weights.h"
@@ -94,8 +95,7 @@ int cmd_variants(int argc, char **argv)
                 return cli_error(EXIT_USAGE, "variants", "--check needs a file name");
             return check_file(argv[i + 1]);
         }
-        usage(stderr);
-        return cli_error(EXIT_USAGE, "variants", "unknown option '%s'", argv[i]);
+        return cli_bad_option("variants", argv[i], usage);
     }
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/variants", cli_config_dir());

@@ -66,7 +66,7 @@ expect_run drawn-reveal 0 'fen: xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/
 # Face-down pieces with no [hidden:] field have no identities to draw (found by fuzz_fen).
 expect_run hidden-no-pool 2 "xqlab play: --fen: [hidden:-]: fewer unrevealed identities than face-down pieces of red" -- \
     -v jieqi --fen 'xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1'
-expect_run unknown-option 2 "xqlab play: unknown option '--frobnicate' (xqlab play --help lists them)" -- --frobnicate
+expect_run unknown-option 2 "xqlab play: unknown option '--frobnicate' (xqlab play --help lists the options)" -- --frobnicate
 expect_run missing-value 2 'xqlab play: --moves needs a value' -- --moves
 expect_run help 0 '' -- --help
 
