@@ -292,6 +292,13 @@ int cmd_export(int argc, char **argv)
         player_name(s, player, sizeof player);
         snprintf(event, sizeof event, "xqlab self-play, %s, base seed %" PRIu64, s->variant_name, s->base_seed);
         PgnTags tags = {event, s->host, date, round, player, player, notation, xboard};
+        if (s->command_line && !strncmp(s->command_line, "xqlab import ", 13)) {
+            /* Games of xqlab import: the dataset keeps moves, start, result and termination,
+             * not the players, place or date of the original files. */
+            snprintf(event, sizeof event, "imported by xqlab, %s", s->variant_name);
+            PgnTags unknown = {event, NULL, "????.??.??", round, NULL, NULL, notation, xboard};
+            tags = unknown;
+        }
         if (pgn_write_game(f, set.variant, &g, &tags, &err) < 0) {
             snprintf(err.file, sizeof err.file, "%s", shards_path_of(&set, k));
             status = cli_report("export", &err);

@@ -14,6 +14,7 @@ int cmd_report(int argc, char **argv);
 int cmd_openings(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 

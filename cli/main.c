@@ -18,6 +18,7 @@ static const Command COMMANDS[] = {
     {"openings", "opening tree of datasets: lines, results, shares, first-move entropy", cmd_openings},
     {"compare", "A/B comparison of two sets of datasets: score and draw-rate differences, verdict", cmd_compare},
     {"export", "write games of datasets as Xiangqi PGN (WXF / ICCS), with a read-back check", cmd_export},
+    {"import", "read PGN game collections (ICCS / WXF) into a dataset; bad games refused", cmd_import},
     {"ladder", "self-play at several search budgets: how balance and draws move with strength", cmd_ladder},
     {"merge", "join the shards of a run into one dataset, or a virtual-dataset index over them", cmd_merge},
 };

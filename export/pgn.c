@@ -293,6 +293,56 @@ static int add_move(PgnGame *g, int *cap, Move m)
     return 0;
 }
 
+/* The end of the game that starts at p: the first line opening with '[' after its movetext
+ * (outside {comments}), or the end of the text. */
+static char *game_end(char *p)
+{
+    bool in_moves = false, in_comment = false;
+    char *s = p;
+    while (*s) {
+        const char *t = s;
+        while (*t == ' ' || *t == '\t' || *t == '\r')
+            t++;
+        if (!in_comment && *t == '[' && in_moves)
+            return s;
+        if (!in_comment && *t && *t != '\n' && *t != '[')
+            in_moves = true;
+        for (; *s && *s != '\n'; s++) {
+            if (*s == '{')
+                in_comment = true;
+            else if (*s == '}')
+                in_comment = false;
+        }
+        if (*s)
+            s++;
+    }
+    return s;
+}
+
+static int parse_game(PgnReader *r, const Variant *v, PgnGame *g, XqError *err);
+
+int pgn_reader_peek_variant(PgnReader *r, char *buf, size_t size)
+{
+    const char *p = r->p;
+    int line = r->line;
+    skip_space(r);
+    int rc = 0;
+    buf[0] = '\0';
+    PgnGame *g = calloc(1, sizeof *g);
+    if (*r->p && g) {
+        XqError err;
+        while (*r->p == '[' && read_tag(r, g, &err) == 0)
+            skip_space(r);
+        const char *variant = pgn_tag(g, "Variant");
+        snprintf(buf, size, "%s", variant && *variant ? variant : "xiangqi");
+        rc = 1;
+    }
+    free(g);
+    r->p = p;
+    r->line = line;
+    return rc;
+}
+
 int pgn_reader_next(PgnReader *r, const Variant *v, PgnGame *g, XqError *err)
 {
     memset(g, 0, sizeof *g);
@@ -300,6 +350,25 @@ int pgn_reader_next(PgnReader *r, const Variant *v, PgnGame *g, XqError *err)
     skip_space(r);
     if (!*r->p)
         return 0;
+    /* The game is parsed as if the text ended with it, so that whatever is wrong inside, the next
+     * call starts at the next game. */
+    char *start = (char *)r->p, *end = game_end(start);
+    int start_line = r->line;
+    char saved = *end;
+    *end = '\0';
+    int rc = parse_game(r, v, g, err);
+    *end = saved;
+    if (rc < 0)
+        pgn_game_free(g);
+    r->line = start_line;
+    for (const char *c = start; c < end; c++)
+        r->line += *c == '\n';
+    r->p = end;
+    return rc;
+}
+
+static int parse_game(PgnReader *r, const Variant *v, PgnGame *g, XqError *err)
+{
     g->first_line = r->line;
     while (*r->p == '[') {
         if (read_tag(r, g, err) < 0)
@@ -374,8 +443,11 @@ int pgn_reader_next(PgnReader *r, const Variant *v, PgnGame *g, XqError *err)
             m = XQ_MOVE_NONE;
         }
         if (m == XQ_MOVE_NONE) {
-            pgn_game_free(g);
-            return fail(err, r->path, r->line, "move %d '%s' is not a legal %s move%s%s", g->nmoves + 1, t,
+            /* A WXF-shaped token gets no ICCS explanation ("not a move on this board"). */
+            if (try_wxf && strpbrk(t, "+.="))
+                why[0] = '\0';
+            return fail(err, r->path, r->line, "move %d%s %s (ply %d) is not a legal %s move%s%s", r->pos->move_number,
+                        r->pos->side == RED ? "." : "...", t, g->nmoves + 1,
                         try_wxf && try_iccs ? "WXF or ICCS" : try_wxf ? "WXF" : "ICCS", why[0] ? ": " : "", why);
         }
         if (add_move(g, &cap, m) < 0) {

@@ -58,8 +58,13 @@ PgnReader *pgn_reader_open(const char *path, XqError *err);
  * tag either is accepted) by replaying them with variant v, which must match its [Variant]
  * (absent: xiangqi). start_fen is the [FEN] rewritten by the rules core (a piece
  * letter's alias, e.g. XBoard's H and E for N and B, becomes the letter). Returns 1 for a game, 0 at the end of the file, -1 with *err naming the
- * file, line and token that is wrong. */
+ * file, line and token that is wrong; after -1 the next call reads the next game (a game ends
+ * where a line opens with '[' after its moves). */
 int pgn_reader_next(PgnReader *r, const Variant *v, PgnGame *g, XqError *err);
+
+/* The [Variant] tag of the next game without reading the game ("xiangqi" when it has none) into
+ * buf. Returns 1, or 0 at the end of the file. */
+int pgn_reader_peek_variant(PgnReader *r, char *buf, size_t size);
 
 void pgn_reader_close(PgnReader *r);
 
