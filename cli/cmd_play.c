@@ -8,6 +8,7 @@
 #include "common.h"
 #include "hidden.h"
 #include "notation.h"
+#include "seat.h"
 #include "status.h"
 
 static const char *const CMD = "play";
@@ -19,7 +20,9 @@ static void usage(FILE *out)
             "Replays the moves from the variant's start position (or FEN) and prints the final\n"
             "position and the game status:\n"
             "  fen: rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2\n"
-            "  status: ongoing | win for red (checkmate) | draw (move limit) | ...\n\n"
+            "  status: ongoing | win for red (checkmate) | draw (move limit) | ...\n"
+            "In jieqi-folk, banqi and banqi-hp the first reveal assigns the colours, so the\n"
+            "status names the winner's colour and seat: win for black, the first mover (...).\n\n"
             "options:\n"
             "  -v, --variant VARIANT  rule set name (configs/variants/NAME.ini) or .ini path\n"
             "                         (default xiangqi)\n"
@@ -51,14 +54,27 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static const char *result_word(Result r)
+/* The winner's colour, "draw" or "ongoing"; the winning seat while colours are unassigned. */
+static const char *result_word(const Position *pos, Result by_seat)
 {
-    switch (r) {
+    int seat0 = pos_seat_colour(pos, RED);
+    switch (result_by_colour(by_seat, seat0)) {
     case RESULT_RED_WINS: return "red";
     case RESULT_BLACK_WINS: return "black";
     case RESULT_DRAW: return "draw";
-    default: return "ongoing";
+    default: break;
     }
+    int winner = result_winner_seat(by_seat);
+    return winner < 0 ? "ongoing" : seat_name((Side)winner);
+}
+
+static void json_seat_colour(FILE *out, const char *key, int colour)
+{
+    fprintf(out, ", \"%s\": ", key);
+    if (colour == RED || colour == BLACK)
+        fprintf(out, "\"%s\"", colour_name(colour));
+    else
+        fprintf(out, "null");
 }
 
 typedef struct PlayOptions {
@@ -103,7 +119,7 @@ static void print_outcome(const PlayOptions *o, const Variant *v, const Position
 {
     char fen[512], status[128];
     pos_get_fen(pos, fen, sizeof fen);
-    game_status_format(st, status, sizeof status);
+    pos_status_describe(pos, st, status, sizeof status);
     if (!o->json) {
         printf("fen: %s\nstatus: %s\n", fen, status);
         return;
@@ -114,8 +130,16 @@ static void print_outcome(const PlayOptions *o, const Variant *v, const Position
     json_string(stdout, fen);
     printf(", \"status\": ");
     json_string(stdout, status);
-    printf(", \"result\": \"%s\", \"reason\": \"%s\"}\n", result_word(st.result),
+    printf(", \"result\": \"%s\", \"reason\": \"%s\"", result_word(pos, st.result),
            termination_name(st.reason));
+    int winner = result_winner_seat(st.result);
+    printf(", \"winner_seat\": ");
+    if (winner < 0)
+        printf("null");
+    else
+        printf("\"%s\"", seat_name((Side)winner));
+    json_seat_colour(stdout, "first_mover_colour", pos_seat_colour(pos, RED));
+    printf("}\n");
 }
 
 /* Reports a move that cannot be played: stderr always, a JSON object too with --json. */
@@ -166,7 +190,7 @@ int cmd_play(int argc, char **argv)
         char why[XQ_MSG_MAX];
         if (st.result != RESULT_NONE) {
             char status[128];
-            game_status_format(st, status, sizeof status);
+            pos_status_describe(pos, st, status, sizeof status);
             snprintf(why, sizeof why, "'%s': the game already ended after ply %d: %s", tok, plies,
                      status);
             rc = move_error(&o, plies + 1, tok, why);

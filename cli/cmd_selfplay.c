@@ -373,12 +373,12 @@ int cmd_selfplay(int argc, char **argv)
                    "--set arena_nodes=N");
     double rate = report.wall_seconds > 0 ? (double)report.played / report.wall_seconds : 0;
     if (print_summary && json) {
-        totals_print_json(&totals, stdout);
+        totals_print_json(&totals, v, stdout);
     } else if (print_summary) {
         printf("xqlab selfplay: %s, %llu games played in %.1f s (%.2f games/s, %d playouts/move)%s\n",
                v->name, (unsigned long long)report.played, report.wall_seconds, rate,
                params.playouts, report.resumed_games ? ", resumed run" : "");
-        totals_print(&totals, stdout);
+        totals_print(&totals, v, stdout);
         printf("weights      %s\n", weights_line);
 #ifdef XQLAB_WITH_MPI
         if (mpi.active)

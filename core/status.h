@@ -5,7 +5,7 @@
 #include "position.h"
 
 typedef struct GameStatus {
-    Result result;            /* RESULT_NONE while the game goes on; else from Red's view */
+    Result result;            /* RESULT_NONE while the game goes on; else by seat (types.h) */
     Termination reason;       /* TERM_NONE while the game goes on */
 } GameStatus;
 
@@ -21,7 +21,8 @@ GameStatus pos_game_status_n(Position *pos, int legal_moves);
 /* Human-readable name of a termination ("checkmate", "perpetual check", ...). */
 const char *termination_name(Termination t);
 
-/* Formats a status line: "ongoing", "win for red (checkmate)", "draw (move limit)". */
+/* Formats a status line: "ongoing", "win for red (checkmate)", "draw (move limit)", naming the
+ * first mover red. Where the first reveal assigns the colours use pos_status_describe (seat.h). */
 void game_status_format(GameStatus st, char *buf, size_t size);
 
 #endif

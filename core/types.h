@@ -23,7 +23,8 @@ enum {
 
 typedef uint8_t Point;
 
-/* Sides. RED is the first mover (South, bottom of the board). */
+/* Sides. RED is the first mover (South, bottom of the board): sides are seats. In the rule sets
+ * where the first reveal assigns the colours, seat RED may play the black pieces (core/seat.h). */
 typedef enum { RED = 0, BLACK = 1 } Side;
 #define XQ_OTHER(s) ((Side)((s) ^ 1))
 
@@ -83,7 +84,8 @@ typedef struct MoveList {
     Move moves[XQ_MAX_MOVES];
 } MoveList;
 
-/* Result of a finished game, from Red's point of view. */
+/* Result of a finished game by seat: RESULT_RED_WINS means the first mover (side RED) won. Where
+ * colours are assigned in play the winner's colour may differ (core/seat.h). */
 typedef enum { RESULT_NONE = -2, RESULT_BLACK_WINS = -1, RESULT_DRAW = 0, RESULT_RED_WINS = 1 } Result;
 
 /* Why a game ended (stored in datasets: values are stable). */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hidden.h"
 #include "ini.h"
 #include "module.h"
 #include "position.h"
@@ -1011,13 +1012,31 @@ static void init_zobrist(Variant *v)
     }
 }
 
-/* The start FEN must parse as a position of this variant. */
-static int check_start(const Variant *v, XqError *err)
+/* The start FEN must parse as a position of this variant; its pieces are the set. */
+static int check_start(Variant *v, XqError *err)
 {
     Position *pos = malloc(sizeof *pos);
     if (!pos)
         return fail(err, v->path, 0, "out of memory%s", NULL);
     int rc = pos_set_fen(pos, v, v->start_fen, err);
+    if (rc == 0) {
+        memset(v->piece_set, 0, sizeof v->piece_set);
+        for (int p = 0; p < v->npoints; p++) {
+            Piece pc = pos->board[p];
+            if (pc && !hidden_is_down(v, pc))
+                v->piece_set[XQ_PIECE_SIDE(pc)][XQ_PIECE_KIND(pc)]++;
+        }
+        for (int c = 0; c < 2 && hidden_on(v); c++)
+            for (int k = 0; k < HIDDEN_POOL_KINDS && k < v->nkinds; k++)
+                v->piece_set[c][k] = (uint8_t)(v->piece_set[c][k] + hidden_pool(pos, (Side)c, k));
+        Holding held[XQ_MAX_HOLDINGS];
+        int nheld = variant_holdings(v, held);
+        for (int h = 0; h < nheld; h++)
+            for (int c = 0; c < 2; c++)
+                v->piece_set[c][held[h].kind] =
+                    (uint8_t)(v->piece_set[c][held[h].kind] + pos_held(pos, (Side)c, &held[h]));
+        v->piece_set_known = true;
+    }
     free(pos);
     return rc;
 }

@@ -228,6 +228,11 @@ typedef struct Variant {
 
     RuleOptions rules;
     char start_fen[256];
+    /* The set of pieces: per colour and kind, the pieces of the start position (face up, in the
+     * unrevealed pools, held off the board). A FEN of a rule set with pools or holdings may not
+     * claim more (core/fen.c). */
+    uint8_t piece_set[2][XQ_MAX_KINDS];
+    bool piece_set_known;
 
     /* Rule modules (core/module.h). `powered` holds a second table per (kind, side, point) for
      * kinds with a [powered NAME] section (the copy of the plain table for the others); a rule

@@ -10,6 +10,7 @@
 #include "hidden.h"
 #include "ini.h"
 #include "notation.h"
+#include "seat.h"
 #include "status.h"
 
 static int fail(XqError *err, const char *file, int line, const char *fmt, ...)
@@ -74,16 +75,23 @@ int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTa
         free(pos);
         return fail(err, "PGN", 0, "game index %" PRIu64 ": bad start FEN: %s", g->index, fen_err.message);
     }
+    /* Colours by the first reveal (core/seat.h): the players' tags and the result token follow
+     * the colours they played; before any reveal the first mover counts as Red. */
+    bool assigns = variant_assigns_colours(v);
+    int seat0 = assigns ? g->seat_colour : RED;
+    bool swapped = seat0 == BLACK;
     char buf[32];
     write_tag(out, "Game", "Chinese Chess");
     write_tag(out, "Event", or_unknown(tags->event));
     write_tag(out, "Site", or_unknown(tags->site));
     write_tag(out, "Date", or_unknown(tags->date));
     write_tag(out, "Round", or_unknown(tags->round));
-    write_tag(out, "Red", or_unknown(tags->red));
-    write_tag(out, "Black", or_unknown(tags->black));
-    write_tag(out, "Result", result_token(g->result));
+    write_tag(out, "Red", or_unknown(swapped ? tags->black : tags->red));
+    write_tag(out, "Black", or_unknown(swapped ? tags->red : tags->black));
+    write_tag(out, "Result", result_token(result_by_colour((Result)g->result, swapped ? BLACK : RED)));
     write_tag(out, "Variant", v->name);
+    if (assigns)
+        write_tag(out, "FirstMover", seat0 == RED || seat0 == BLACK ? colour_name(seat0) : "?");
     if (strcmp(fen, v->start_fen)) {
         char xfen[256];
         write_tag(out, "SetUp", "1");
@@ -142,7 +150,7 @@ int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTa
     }
     free(pos);
     if (rc == 0) {
-        const char *res = result_token(g->result);
+        const char *res = result_token(result_by_colour((Result)g->result, swapped ? BLACK : RED));
         if (column && column + 1 + (int)strlen(res) > 79)
             fputs("\n", out);
         else if (column)
@@ -409,8 +417,13 @@ static int parse_game(PgnReader *r, const Variant *v, PgnGame *g, XqError *err)
         }
         token[n] = '\0';
         if (!strcmp(token, "1-0") || !strcmp(token, "0-1") || !strcmp(token, "1/2-1/2") || !strcmp(token, "*")) {
-            g->result = token[0] == '*' ? RESULT_NONE : token[1] == '/' ? RESULT_DRAW
-                        : token[0] == '1' ? RESULT_RED_WINS : RESULT_BLACK_WINS;
+            Result by_colour = token[0] == '*' ? RESULT_NONE : token[1] == '/' ? RESULT_DRAW
+                               : token[0] == '1' ? RESULT_RED_WINS : RESULT_BLACK_WINS;
+            /* The token is by colour; [FirstMover "black"] turns it back into the result by
+             * seat (without the tag, as in files of earlier versions, it is by seat already). */
+            const char *first = pgn_tag(g, "FirstMover");
+            bool black_first = first && !strcmp(first, "black");
+            g->result = result_by_seat(by_colour, black_first ? BLACK : RED);
             return 1;
         }
         /* Move number: digits and dots ("12.", "12..."), possibly glued to the move. */

@@ -16,7 +16,10 @@ typedef enum PgnNotation {
 } PgnNotation;
 
 /* Header values of one game (borrowed; NULL or "" leaves the tag out, except the seven-tag roster
- * which is written with "?" when missing), and the notation of its moves. */
+ * which is written with "?" when missing), and the notation of its moves. `red` and `black` name
+ * the players of the first and the second mover's seat; the writer puts each under the [Red] or
+ * [Black] tag of the colour it played (they differ where the first reveal assigns the colours,
+ * core/seat.h). */
 typedef struct PgnTags {
     const char *event, *site, *date, *round, *red, *black;
     PgnNotation notation;
@@ -24,11 +27,13 @@ typedef struct PgnTags {
 } PgnTags;
 
 /* Writes one game: [Game "Chinese Chess"] first, then Event, Site, Date, Round, Red, Black,
- * Result, Variant (the rule set's name), [SetUp "1"] and [FEN] when the start is not the
- * variant's start, [Format] (WXF or ICCS), Termination and PlyCount; then the moves, 80 columns
- * wide, and the result. Replays the moves (WXF needs the position). Returns 0, or -1 with *err if
- * a move does not replay, WXF is asked for a rule set other than standard xiangqi, or writing
- * fails. */
+ * Result, Variant (the rule set's name), [FirstMover "red" | "black" | "?"] (the first mover's
+ * colour) for rule sets whose first reveal assigns the colours, [SetUp "1"] and [FEN] when the
+ * start is not the variant's start, [Format] (WXF or ICCS), Termination and PlyCount; then the
+ * moves, 80 columns wide, and the result. The result token is by colour ("1-0": the player of the
+ * red pieces won); before any reveal assigned colours it counts the first mover as Red. Replays
+ * the moves (WXF needs the position). Returns 0, or -1 with *err if a move does not replay, WXF
+ * is asked for a rule set other than standard xiangqi, or writing fails. */
 int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTags *tags, XqError *err);
 
 enum { PGN_MAX_TAGS = 32 };
@@ -39,7 +44,8 @@ typedef struct PgnGame {
     char tag_name[PGN_MAX_TAGS][32];
     char tag_value[PGN_MAX_TAGS][256];
     char start_fen[256];     /* [FEN] or the variant's start position */
-    Result result;           /* from the result token; RESULT_NONE for "*" */
+    Result result;           /* by seat (core/seat.h), from the result token and [FirstMover];
+                              * RESULT_NONE for "*" */
     int nmoves;
     Move *moves;             /* owned (pgn_game_free) */
     int first_line;          /* line of the game's first tag in the file */

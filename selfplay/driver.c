@@ -100,8 +100,9 @@ static void print_progress(Shared *s, bool live, bool final)
     double rate = elapsed > 0 ? (double)done_here / elapsed : 0;
     char eta[32];
     format_duration(rate > 0 ? (double)(total - done) / rate : -1, eta, sizeof eta);
-    fprintf(stderr, "%sgames %llu/%llu  %.2f games/s  ETA %s  red/draw/black %llu/%llu/%llu%s",
+    fprintf(stderr, "%sgames %llu/%llu  %.2f games/s  ETA %s  %s %llu/%llu/%llu%s",
             live ? "\r" : "", (unsigned long long)done, (unsigned long long)total, rate, eta,
+            totals_results_label(s->o->variant),
             (unsigned long long)t->red_wins, (unsigned long long)t->draws,
             (unsigned long long)t->black_wins, live ? (final ? "\n" : "   ") : "\n");
     fflush(stderr);

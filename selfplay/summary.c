@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seat.h"
 #include "status.h"
 
-/* Seat 0's score in a game: 1, 1/2 or 0. */
+/* The first mover's (seat 0's) score in a game: 1, 1/2 or 0. */
 static double seat0_score(int8_t result)
 {
     return result == RESULT_RED_WINS ? 1.0 : result == RESULT_DRAW ? 0.5 : 0.0;
@@ -113,11 +114,15 @@ static void pair_stats(const RunTotals *t, double *mean, double *half)
     *half = n > 1 ? 1.96 * sqrt(var > 0 ? var : 0) / sqrt(n) : 0;
 }
 
-/* Hidden pieces: the red/draw/black line above is by seat (Red = seat 0, the first mover). */
-static void print_hidden(const RunTotals *t, FILE *out)
+const char *totals_results_label(const Variant *v)
 {
-    fprintf(out, "seats        the red/draw/black and red score lines are by seat: red = seat 0, "
-            "the first mover\n");
+    return variant_assigns_colours(v) ? "first/draw/second mover" : "red/draw/black";
+}
+
+/* Rule sets whose first reveal assigns the colours: the results by colour and over paired
+ * deals (the lines above are by seat there). */
+static void print_colours(const RunTotals *t, FILE *out)
+{
     uint64_t assigned = t->colour_wins[RED] + t->colour_wins[BLACK] + t->colour_draws;
     double lo, hi, sc = (double)t->colour_wins[RED] + 0.5 * (double)t->colour_draws;
     wilson_interval(sc, (double)assigned, 1.96, &lo, &hi);
@@ -126,28 +131,33 @@ static void print_hidden(const RunTotals *t, FILE *out)
             (unsigned long long)t->colour_wins[RED], (unsigned long long)t->colour_draws,
             (unsigned long long)t->colour_wins[BLACK], assigned ? 100 * sc / (double)assigned : 0.0,
             100 * lo, 100 * hi, (unsigned long long)t->colour_unassigned);
-    if (t->pairs) {
-        double mean, half;
-        pair_stats(t, &mean, &half);
-        fprintf(out, "paired deals %llu pairs; seat 0 score %.1f%% +- %.1f%% (95%%, by pair); one "
-                "seat won both %llu, one half of the deal won both %llu\n",
-                (unsigned long long)t->pairs, 100 * mean, 100 * half,
-                (unsigned long long)t->pair_seat_swept, (unsigned long long)t->pair_hand_swept);
-    }
 }
 
-void totals_print(const RunTotals *t, FILE *out)
+static void print_pairs(const RunTotals *t, FILE *out)
 {
+    double mean, half;
+    pair_stats(t, &mean, &half);
+    fprintf(out, "paired deals %llu pairs; first-mover score %.1f%% +- %.1f%% (95%%, by pair); one "
+            "seat won both %llu, one half of the deal won both %llu\n",
+            (unsigned long long)t->pairs, 100 * mean, 100 * half,
+            (unsigned long long)t->pair_seat_swept, (unsigned long long)t->pair_hand_swept);
+}
+
+void totals_print(const RunTotals *t, const Variant *v, FILE *out)
+{
+    bool assigns = variant_assigns_colours(v);
     double n = (double)t->games;
     double score = n > 0 ? ((double)t->red_wins + 0.5 * (double)t->draws) / n : 0;
     double lo, hi;
     wilson_interval((double)t->red_wins + 0.5 * (double)t->draws, n, 1.96, &lo, &hi);
     fprintf(out, "games        %llu\n", (unsigned long long)t->games);
-    fprintf(out, "red/draw/black %llu / %llu / %llu\n", (unsigned long long)t->red_wins,
+    /* Where the first mover always plays red, its results are Red's. */
+    fprintf(out, "%s %llu / %llu / %llu\n", totals_results_label(v), (unsigned long long)t->red_wins,
             (unsigned long long)t->draws, (unsigned long long)t->black_wins);
-    fprintf(out, "red score    %.1f%%  (95%% CI %.1f%% .. %.1f%%; %s)\n", 100 * score, 100 * lo,
-            100 * hi, n == 0 ? "no games" : (lo > 0.5 || hi < 0.5) ? "first mover advantage is significant"
-                                                                   : "not significantly different from 50%");
+    fprintf(out, "%s %.1f%%  (95%% CI %.1f%% .. %.1f%%; %s)\n",
+            assigns ? "first-mover score" : "red score   ", 100 * score, 100 * lo, 100 * hi,
+            n == 0 ? "no games" : (lo > 0.5 || hi < 0.5) ? "first mover advantage is significant"
+                                                         : "not significantly different from 50%");
     fprintf(out, "draw rate    %.1f%%\n", n > 0 ? 100.0 * (double)t->draws / n : 0.0);
     fprintf(out, "length       mean %.1f plies, median %.1f plies\n",
             n > 0 ? (double)t->plies_sum / n : 0.0, median_length(t));
@@ -161,23 +171,33 @@ void totals_print(const RunTotals *t, FILE *out)
         fprintf(out, "resignation  off in %llu games; condition met in %llu, of which %llu would "
                 "have been false resignations\n", (unsigned long long)t->resign_disabled_games,
                 (unsigned long long)t->would_resign_games, (unsigned long long)t->false_resignations);
-    if (t->hidden_games)
-        print_hidden(t, out);
+    if (assigns && t->hidden_games)
+        print_colours(t, out);
+    if (t->pairs)
+        print_pairs(t, out);
 }
 
-void totals_print_json(const RunTotals *t, FILE *out)
+void totals_print_json(const RunTotals *t, const Variant *v, FILE *out)
 {
+    bool assigns = variant_assigns_colours(v);
     double n = (double)t->games;
     double lo, hi;
     wilson_interval((double)t->red_wins + 0.5 * (double)t->draws, n, 1.96, &lo, &hi);
-    fprintf(out, "{\"games\": %llu, \"red_wins\": %llu, \"draws\": %llu, \"black_wins\": %llu, "
-            "\"red_score\": %.6f, \"red_score_ci95\": [%.6f, %.6f], \"draw_rate\": %.6f, "
-            "\"mean_plies\": %.3f, \"median_plies\": %.1f, \"terminations\": {",
+    double score = n > 0 ? ((double)t->red_wins + 0.5 * (double)t->draws) / n : 0.0;
+    fprintf(out, "{\"games\": %llu, \"first_mover_wins\": %llu, \"draws\": %llu, "
+            "\"second_mover_wins\": %llu, \"first_mover_score\": %.6f, "
+            "\"first_mover_score_ci95\": [%.6f, %.6f], ",
             (unsigned long long)t->games, (unsigned long long)t->red_wins,
-            (unsigned long long)t->draws, (unsigned long long)t->black_wins,
-            n > 0 ? ((double)t->red_wins + 0.5 * (double)t->draws) / n : 0.0, lo, hi,
-            n > 0 ? (double)t->draws / n : 0.0, n > 0 ? (double)t->plies_sum / n : 0.0,
-            median_length(t));
+            (unsigned long long)t->draws, (unsigned long long)t->black_wins, score, lo, hi);
+    /* Where the first mover always plays red, its results are Red's (the keys of earlier
+     * versions); where the game assigns colours they are in by_colour. */
+    if (!assigns)
+        fprintf(out, "\"red_wins\": %llu, \"black_wins\": %llu, \"red_score\": %.6f, "
+                "\"red_score_ci95\": [%.6f, %.6f], ", (unsigned long long)t->red_wins,
+                (unsigned long long)t->black_wins, score, lo, hi);
+    fprintf(out, "\"draw_rate\": %.6f, \"mean_plies\": %.3f, \"median_plies\": %.1f, "
+            "\"terminations\": {", n > 0 ? (double)t->draws / n : 0.0,
+            n > 0 ? (double)t->plies_sum / n : 0.0, median_length(t));
     bool first = true;
     for (int r = 1; r < TERM_COUNT; r++)
         if (t->by_reason[r]) {
@@ -188,14 +208,16 @@ void totals_print_json(const RunTotals *t, FILE *out)
     fprintf(out, "}, \"resign_disabled_games\": %llu, \"would_resign_games\": %llu, "
             "\"false_resignations\": %llu", (unsigned long long)t->resign_disabled_games,
             (unsigned long long)t->would_resign_games, (unsigned long long)t->false_resignations);
+    if (assigns && t->hidden_games)
+        fprintf(out, ", \"by_colour\": {\"red_wins\": %llu, \"draws\": %llu, \"black_wins\": %llu, "
+                "\"unassigned\": %llu}", (unsigned long long)t->colour_wins[RED],
+                (unsigned long long)t->colour_draws, (unsigned long long)t->colour_wins[BLACK],
+                (unsigned long long)t->colour_unassigned);
     if (t->hidden_games) {
         double mean, half;
         pair_stats(t, &mean, &half);
-        fprintf(out, ", \"by_colour\": {\"red_wins\": %llu, \"draws\": %llu, \"black_wins\": %llu, "
-                "\"unassigned\": %llu}, \"paired_deals\": {\"pairs\": %llu, \"seat0_score\": %.6f, "
-                "\"seat0_score_ci95_half\": %.6f, \"seat_swept\": %llu, \"hand_swept\": %llu}",
-                (unsigned long long)t->colour_wins[RED], (unsigned long long)t->colour_draws,
-                (unsigned long long)t->colour_wins[BLACK], (unsigned long long)t->colour_unassigned,
+        fprintf(out, ", \"paired_deals\": {\"pairs\": %llu, \"first_mover_score\": %.6f, "
+                "\"first_mover_score_ci95_half\": %.6f, \"seat_swept\": %llu, \"hand_swept\": %llu}",
                 (unsigned long long)t->pairs, mean, half, (unsigned long long)t->pair_seat_swept,
                 (unsigned long long)t->pair_hand_swept);
     }

@@ -511,6 +511,46 @@ static void pgn_wxf_refused_elsewhere(void **state)
     variant_free(v);
 }
 
+/* banqi, where the first flip assigns colours: seat 0 drew black and won. The PGN names the
+ * players by the colours they played, the token is by colour, [FirstMover] gives the seat's
+ * colour, and the reader turns the token back into the result by seat. */
+static void pgn_seat_and_colour(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi");
+    GameRecord g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.start_fen, sizeof g.start_fen, "8/8/8/rP6 b - - 0 1 [hidden:-/b]");
+    Move m = XQ_MOVE(variant_point(v, 0, 0), variant_point(v, 1, 0));
+    g.moves = &m;
+    g.nmoves = 1;
+    g.result = RESULT_RED_WINS;
+    g.termination = TERM_NO_PIECES;
+    g.seat_colour = BLACK;
+    char path[1024];
+    tmp_path(path, sizeof path, "banqi.pgn");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    PgnTags tags = {"seats", "here", "2025.01.01", "1", "first", "second", PGN_NOTATION_DEFAULT, false};
+    XqError err;
+    if (pgn_write_game(f, v, &g, &tags, &err) < 0)
+        fail_msg("%s", err.message);
+    fclose(f);
+    PgnReader *r = pgn_reader_open(path, &err);
+    assert_non_null(r);
+    PgnGame pg;
+    if (pgn_reader_next(r, v, &pg, &err) != 1)
+        fail_msg("%s:%d: %s", err.file, err.line, err.message);
+    assert_string_equal(pgn_tag(&pg, "Red"), "second");
+    assert_string_equal(pgn_tag(&pg, "Black"), "first");
+    assert_string_equal(pgn_tag(&pg, "Result"), "0-1");
+    assert_string_equal(pgn_tag(&pg, "FirstMover"), "black");
+    assert_int_equal(pg.result, RESULT_RED_WINS);
+    pgn_game_free(&pg);
+    pgn_reader_close(r);
+    variant_free(v);
+}
+
 /* Cube generals: a game that rolls whenever it may; the card counts exactly those rolls. */
 static void special_moves_counted(void **state)
 {
@@ -774,6 +814,7 @@ int main(void)
         cmocka_unit_test(mismatched_shards_refused),
         cmocka_unit_test(pgn_round_trip),
         cmocka_unit_test(pgn_wxf_refused_elsewhere),
+        cmocka_unit_test(pgn_seat_and_colour),
         cmocka_unit_test(special_moves_counted),
         cmocka_unit_test(pgn_errors),
     };

@@ -12,6 +12,7 @@
 #include "eval_private.h"
 #include "mcts.h"
 #include "perft.h"
+#include "seat.h"
 #include "status.h"
 
 #ifdef XQ_SLOW
@@ -99,9 +100,11 @@ static void banqi_perft_and_flip(void **state)
     pos_init_start(pos, v);
     /* 32 flips, each of 14 identities (7 kinds x 2 colours). */
     assert_int_equal(perft(pos, 1), 32 * 14);
-    /* The first flip shows a black horse: seat 0 plays black, the horse is seat 0's (upper case). */
+    /* The first flip shows a black horse: seat 0 plays black. The FEN names colours: the horse is
+     * black (lower case), and seat 1, which plays red, is to move (w). */
     play(pos, "a0a0n");
-    expect_fen(pos, "XXXXXXXX/XXXXXXXX/XXXXXXXX/NXXXXXXX b - - 0 1 "
+    assert_int_equal(XQ_PIECE_SIDE(pos->board[variant_point(v, 0, 0)]), RED);
+    expect_fen(pos, "XXXXXXXX/XXXXXXXX/XXXXXXXX/nXXXXXXX w - - 0 1 "
                     "[hidden:K1A2B2R2N2C2P5k1a2b2r2n1c2p5/b]");
     assert_int_equal(hidden_seat_colour(pos, RED), BLACK);
     /* Seat 1 may flip (31) or ... nothing else: it has no face-up piece. */
@@ -116,9 +119,8 @@ static void banqi_rank_captures(void **state)
     (void)state;
     Variant *v = test_load_variant("banqi");
     Position *pos = new_pos();
-    /* Seat 0 red: chariot a0 takes a horse, not the general; general b1 cannot take the pawn
-     * c1; pawn h0 takes the general h1. */
-    test_set_fen(pos, v, "8/8/nk4Xk/RK2p2P w - - 0 1 [hidden:r1/r]");
+    /* Seat 0 red: chariot a0 takes a horse; general b0 takes the general b1 (equal rank). */
+    test_set_fen(pos, v, "8/8/nk4Xa/RK2p2P w - - 0 1 [hidden:r1/r]");
     assert_true(legal(pos, "a0a1"));
     assert_true(legal(pos, "b0b1"));      /* K takes k: equal rank */
     assert_false(legal(pos, "a0b0"));     /* own piece */
@@ -796,6 +798,64 @@ static void jieqi_pool_fen_round_trip(void **state)
 
 /* ---- jieqi-folk (RULES.md 3) ---------------------------------------------------------------- */
 
+/* Seats and colours (core/seat.h): banqi's seat 0 drew black and takes seat 1's last piece. The
+ * FEN names colours (black to move is seat 0); results are by seat and translate to colours. */
+static void seat_and_colour_of_results(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi");
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "8/8/8/rP6 b - - 0 1 [hidden:-/b]");
+    assert_int_equal(pos->side, RED);
+    assert_int_equal(XQ_PIECE_SIDE(pos->board[variant_point(v, 0, 0)]), RED);
+    assert_int_equal(pos_seat_colour(pos, RED), BLACK);
+    assert_int_equal(pos_seat_colour(pos, BLACK), RED);
+    play(pos, "a0b0");
+    GameStatus st = status(pos);
+    assert_int_equal(st.result, RESULT_RED_WINS);
+    assert_int_equal(st.reason, TERM_NO_PIECES);
+    assert_int_equal(result_by_colour(st.result, BLACK), RESULT_BLACK_WINS);
+    assert_int_equal(result_by_seat(RESULT_BLACK_WINS, BLACK), RESULT_RED_WINS);
+    assert_int_equal(result_winner_seat(st.result), 0);
+    char buf[128];
+    pos_status_describe(pos, st, buf, sizeof buf);
+    assert_string_equal(buf, "win for black, the first mover (no pieces left)");
+    game_status_describe(v, (GameStatus){RESULT_BLACK_WINS, TERM_HP_LOST}, COLOUR_UNASSIGNED, buf,
+                         sizeof buf);
+    assert_string_equal(buf, "win for the second mover (hit points lost)");
+    game_status_describe(v, (GameStatus){RESULT_DRAW, TERM_MOVE_LIMIT}, BLACK, buf, sizeof buf);
+    assert_string_equal(buf, "draw (move limit)");
+    /* No colour won a decisive game whose colours were never assigned. */
+    assert_int_equal(result_by_colour(RESULT_RED_WINS, COLOUR_UNASSIGNED), RESULT_NONE);
+    assert_int_equal(result_by_colour(RESULT_DRAW, COLOUR_UNASSIGNED), RESULT_DRAW);
+    assert_int_equal(seat_of_colour(RED, BLACK), 1);
+    assert_int_equal(seat_of_colour(RED, COLOUR_UNASSIGNED), -1);
+    assert_string_equal(seat_name(RED), "first mover");
+    assert_string_equal(seat_name(BLACK), "second mover");
+    assert_string_equal(colour_name(BLACK), "black");
+    assert_string_equal(colour_name(COLOUR_UNASSIGNED), "unassigned");
+    const char *assigning[] = {"banqi", "banqi-hp", "jieqi-folk"}, *fixed[] = {"jieqi", "xiangqi"};
+    for (int i = 0; i < 3; i++) {
+        Variant *w = test_load_variant(assigning[i]);
+        assert_true(variant_assigns_colours(w));
+        variant_free(w);
+    }
+    for (int i = 0; i < 2; i++) {
+        Variant *w = test_load_variant(fixed[i]);
+        assert_false(variant_assigns_colours(w));
+        game_status_describe(w, (GameStatus){RESULT_BLACK_WINS, TERM_CHECKMATE}, RED, buf, sizeof buf);
+        assert_string_equal(buf, "win for black (checkmate)");
+        variant_free(w);
+    }
+    /* Before any reveal only the first mover can be to move: "b" is refused, "w" is seat 0. */
+    XqError err;
+    assert_int_equal(pos_set_fen(pos, v, "XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX b - - 0 1 "
+                                 "[hidden:K1A2B2R2N2C2P5k1a2b2r2n2c2p5/-]", &err), -1);
+    assert_non_null(strstr(err.message, "no colours are assigned yet"));
+    variant_free(v);
+    free(pos);
+}
+
 static void folk_perft_and_colour(void **state)
 {
     (void)state;
@@ -804,10 +864,12 @@ static void folk_perft_and_colour(void **state)
     pos_init_start(pos, v);
     /* 44 moves of South's face-down pieces, 14 identities each. */
     assert_int_equal(perft(pos, 1), 44 * 14);
-    /* South reveals a black chariot: South plays black; the chariot is South's (upper case). */
+    /* South reveals a black chariot: South plays black; the chariot is South's. The FEN names
+     * colours: a black chariot (lower case), North (red) to move (w). */
     play(pos, "a0a1r");
     assert_int_equal(hidden_seat_colour(pos, RED), BLACK);
-    expect_fen(pos, "xxxxxxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/R8/1XXXXXXXX b - - 0 1 "
+    assert_int_equal(XQ_PIECE_SIDE(pos->board[variant_point(v, 0, 1)]), RED);
+    expect_fen(pos, "xxxxxxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/r8/1XXXXXXXX w - - 0 1 "
                     "[hidden:K1A2B2N2R2C2P5k1a2b2n2r1c2p5/b]");
     /* North reveals a black piece too: it belongs to South. */
     play(pos, "i9i8r");
@@ -821,10 +883,10 @@ static void folk_face_down_not_capturable(void **state)
     (void)state;
     Variant *v = test_load_variant("jieqi-folk");
     Position *pos = new_pos();
-    /* South's face-up chariot a1 cannot take the face-down a3, only move up to it. */
-    test_set_fen(pos, v, "4k4/9/9/9/9/9/x8/9/R8/4K4 w - - 0 1 [hidden:p1/r]");
-    assert_false(legal(pos, "a1a3"));
-    assert_true(legal(pos, "a1a2"));
+    /* South's face-up chariot a1 cannot take North's face-down a6, only move up to it. */
+    test_set_fen(pos, v, "4k4/9/9/x8/9/9/9/9/R8/4K4 w - - 0 1 [hidden:p1/r]");
+    assert_false(legal(pos, "a1a6"));
+    assert_true(legal(pos, "a1a5"));
     variant_free(v);
     free(pos);
 }
@@ -1290,6 +1352,7 @@ int main(void)
         cmocka_unit_test(jieqi_revealed_pieces_unconfined),
         cmocka_unit_test(jieqi_revealed_pawn_keeps_pawn_rules),
         cmocka_unit_test(jieqi_pool_fen_round_trip),
+        cmocka_unit_test(seat_and_colour_of_results),
         cmocka_unit_test(folk_perft_and_colour),
         cmocka_unit_test(folk_face_down_not_capturable),
         cmocka_unit_test(folk_face_down_capture_stands),

@@ -274,10 +274,26 @@ static void totals_by_seat_and_colour(void **state)
     char buf[4096];
     FILE *f = fmemopen(buf, sizeof buf, "w");
     assert_non_null(f);
-    totals_print(&t, f);
+    Variant *banqi = test_load_variant("banqi");
+    totals_print(&t, banqi, f);
+    variant_free(banqi);
     fclose(f);
+    /* banqi assigns colours by the first flip: the results are named by seat. */
+    assert_non_null(strstr(buf, "first/draw/second mover 2 / 1 / 1\n"));
+    assert_non_null(strstr(buf, "first-mover score 62.5%"));
+    assert_null(strstr(buf, "red/draw/black"));
     assert_non_null(strstr(buf, "by colour    red player 2 / draw 0 / black player 1"));
-    assert_non_null(strstr(buf, "paired deals 2 pairs; seat 0 score 62.5% +- 24.5%"));
+    assert_non_null(strstr(buf, "paired deals 2 pairs; first-mover score 62.5% +- 24.5%"));
+    /* jieqi: the first mover always plays red; its results are Red's, no colour line. */
+    f = fmemopen(buf, sizeof buf, "w");
+    assert_non_null(f);
+    Variant *jieqi = test_load_variant("jieqi");
+    totals_print(&t, jieqi, f);
+    variant_free(jieqi);
+    fclose(f);
+    assert_non_null(strstr(buf, "red/draw/black 2 / 1 / 1\n"));
+    assert_non_null(strstr(buf, "red score    62.5%"));
+    assert_null(strstr(buf, "by colour"));
     totals_free(&t);
 }
 

@@ -47,7 +47,7 @@ expect_run perpetual-chase 0 'status: win for black (perpetual chase)' -- \
     --fen "$CHASE_FEN" --moves "$CHASE_MOVES"
 expect_run move-limit 0 'status: draw (move limit)' -- \
     --fen '3k5/9/9/9/9/9/9/9/9/R3K4 w - - 116 80' --moves 'a0a1 d9d8 a1a2 d8d9'
-expect_run json 0 '{"variant": "xiangqi", "plies": 0, "fen": "R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1", "status": "win for red (checkmate)", "result": "red", "reason": "checkmate"}' -- \
+expect_run json 0 '{"variant": "xiangqi", "plies": 0, "fen": "R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1", "status": "win for red (checkmate)", "result": "red", "reason": "checkmate", "winner_seat": "first mover", "first_mover_colour": "red"}' -- \
     --json --fen 'R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1'
 # The horse on h9 cannot reach h5: move 2 is rejected with its index.
 expect_run illegal-move 1 "xqlab play: move 2: 'h9h5': the horse cannot move there" -- --moves 'h2e2 h9h5 a0a1'
@@ -66,6 +66,12 @@ expect_run drawn-reveal 0 'fen: xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/
 # Face-down pieces with no [hidden:] field have no identities to draw (found by fuzz_fen).
 expect_run hidden-no-pool 2 "xqlab play: --fen: [hidden:-]: fewer unrevealed identities than face-down pieces of red" -- \
     -v jieqi --fen 'xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1'
+# banqi: the first flip assigns colours. Seat 0 drew black (the FEN names colours: black to move)
+# and takes seat 1's last piece; the status names the colour and the seat.
+expect_run seat-colour 0 'status: win for black, the first mover (no pieces left)' -- \
+    -v banqi --fen '8/8/8/rP6 b - - 0 1 [hidden:-/b]' --moves 'a0b0'
+expect_run seat-colour-json 0 '{"variant": "banqi", "plies": 1, "fen": "8/8/8/1r6 w - - 0 1 [hidden:-/b]", "status": "win for black, the first mover (no pieces left)", "result": "black", "reason": "no pieces left", "winner_seat": "first mover", "first_mover_colour": "black"}' -- \
+    -v banqi --json --fen '8/8/8/rP6 b - - 0 1 [hidden:-/b]' --moves 'a0b0'
 expect_run unknown-option 2 "xqlab play: unknown option '--frobnicate' (xqlab play --help lists the options)" -- --frobnicate
 expect_run missing-value 2 'xqlab play: --moves needs a value' -- --moves
 expect_run help 0 '' -- --help
