@@ -153,7 +153,8 @@ static int limit_field_read(Position *pos, const char *body, XqError *err)
     return 0;
 }
 
-int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
+/* `seat_letters`: the FEN was written with letters and side naming seats (pos_set_fen_seat_letters). */
+static int read_fen(Position *pos, const Variant *v, const char *fen, bool seat_letters, XqError *err)
 {
     memset(pos, 0, offsetof(Position, hist));
     pos->v = v;
@@ -282,7 +283,7 @@ int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
     /* Letters and the side to move name colours (upper case red). Where the first reveal
      * assigns the colours the engine's sides are seats: turn colours into seats. */
     bool seat_swap = false;
-    if (variant_assigns_colours(v)) {
+    if (variant_assigns_colours(v) && !seat_letters) {
         uint8_t c0 = pos->module[MS_HIDDEN_COLOUR];
         if (!c0 && to_move != RED)
             return fen_fail(err, "black to move, but no colours are assigned yet (the first "
@@ -333,6 +334,16 @@ int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
         return fen_fail(err, "the side to move has %d legal moves, more than the %d a move list "
                         "holds", moves, XQ_MAX_MOVES);
     return 0;
+}
+
+int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err)
+{
+    return read_fen(pos, v, fen, false, err);
+}
+
+int pos_set_fen_seat_letters(Position *pos, const Variant *v, const char *fen, XqError *err)
+{
+    return read_fen(pos, v, fen, true, err);
 }
 
 void pos_get_fen(const Position *pos, char *buf, size_t size)

@@ -55,6 +55,12 @@ void pos_init_start(Position *pos, const Variant *v);
 /* Sets up from a FEN; returns 0 or -1 with *err (file "FEN", line 0) explaining what is wrong. */
 int pos_set_fen(Position *pos, const Variant *v, const char *fen, XqError *err);
 
+/* Reads a FEN of the convention before dataset format 4, where in the rule sets whose first reveal
+ * assigns the colours (core/seat.h) the letters' case and the side to move named seats (upper
+ * case and w: the first mover) instead of colours; the same as pos_set_fen elsewhere. For
+ * reading old datasets (export/reader.c). */
+int pos_set_fen_seat_letters(Position *pos, const Variant *v, const char *fen, XqError *err);
+
 /* Writes the FEN of the position (buf of at least 256 bytes). */
 void pos_get_fen(const Position *pos, char *buf, size_t size);
 

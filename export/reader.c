@@ -7,8 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "position.h"
 #include "probe.h"
 #include "schema.h"
+#include "seat.h"
 #include "vds.h"
 
 enum { SCAN_BLOCK = 65536 };
@@ -22,6 +24,9 @@ struct DatasetReader {
     DatasetSummary summary;
     DatasetInfo info[NCOLUMNS];       /* the columns the file holds, in schema order */
     int ninfo;
+    /* Formats 1-3: the file's rule set, to rewrite start FENs of the seat-letter convention. */
+    Variant *legacy;
+    bool legacy_loaded;
 };
 
 void dsr_close(DatasetReader *r)
@@ -29,6 +34,7 @@ void dsr_close(DatasetReader *r)
     schema_quiet_hdf5(); /* per thread: see schema.h */
     if (!r)
         return;
+    variant_free(r->legacy);
     for (int c = 0; c < NCOLUMNS; c++) {
         if (r->dset[c] >= 0)
             H5Dclose(r->dset[c]);
@@ -356,6 +362,26 @@ static int read_game_row(DatasetReader *r, uint64_t i, GameRow *row)
     return 0;
 }
 
+/* Formats 1-3 wrote start FENs of the rule sets whose first reveal assigns the colours (core/
+ * seat.h) with letters and side to move naming seats; format 4 names colours. Rewrites such a FEN
+ * (unchanged if the file's rule set no longer loads or the FEN does not parse). */
+static void convert_seat_letters(DatasetReader *r, char *fen, size_t size)
+{
+    if (!r->legacy_loaded) {
+        r->legacy_loaded = true;
+        XqError verr;
+        if (r->summary.variant_text && strstr(r->summary.variant_text, "[hidden]"))
+            r->legacy = variant_load_text(r->summary.variant_text, r->summary.variant_name, &verr);
+    }
+    if (!r->legacy || !variant_assigns_colours(r->legacy) || !fen[0])
+        return;
+    Position *pos = malloc(sizeof *pos);
+    XqError ferr;
+    if (pos && pos_set_fen_seat_letters(pos, r->legacy, fen, &ferr) == 0)
+        pos_get_fen(pos, fen, size);
+    free(pos);
+}
+
 int dsr_read_game(DatasetReader *r, uint64_t i, GameRecord *g, XqError *err)
 {
     schema_quiet_hdf5(); /* per thread: see schema.h */
@@ -381,6 +407,8 @@ int dsr_read_game(DatasetReader *r, uint64_t i, GameRecord *g, XqError *err)
     g->plies = row.plies;
     memcpy(g->start_fen, row.fen, sizeof g->start_fen);
     g->start_fen[sizeof g->start_fen - 1] = '\0';
+    if (s->format_version < 4)
+        convert_seat_letters(r, g->start_fen, sizeof g->start_fen);
     g->wall_seconds = row.wall_seconds;
     g->resign_disabled = row.resign_disabled != 0;
     memcpy(g->deal, row.deal, sizeof g->deal);

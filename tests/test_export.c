@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "dataset.h"
+#include "ini.h"
 #include "zstd_filter.h"
 #include <zstd.h>
 
@@ -709,6 +710,68 @@ static void test_fixed_length_strings(void **state)
     expect_open_error(old, "root attribute variant_text is missing or not a fixed-length string");
 }
 
+/* Format 4: the start FENs of rule sets whose first reveal assigns the colours name colours.
+ * Formats 1-3 wrote them with letters and side to move naming seats; the reader rewrites those,
+ * so old datasets keep their meaning. banqi, seat 0 (upper case, w in the old convention) plays a
+ * black chariot and is to move: in colours "r" and "b". */
+static void test_reads_seat_letter_fens(void **state)
+{
+    (void)state;
+    char path[600], old[600], vpath[1024];
+    scratch("banqi4.h5", path, sizeof path);
+    scratch("banqi3.h5", old, sizeof old);
+    snprintf(vpath, sizeof vpath, "%s/configs/variants/banqi.ini", XQ_SOURCE_DIR);
+    XqError err;
+    char *text = ini_read_file(vpath, &err);
+    if (!text)
+        fail_with("banqi.ini", &err);
+    DatasetMeta meta = test_meta();
+    meta.variant_name = "banqi";
+    meta.variant_text = text;
+    uint64_t done = 0;
+    DatasetWriter *w = dsw_open(path, &meta, false, &done, &err);
+    if (!w)
+        fail_with("dsw_open", &err);
+    const char *fens[2] = {"8/8/8/Rp6 w - - 0 1 [hidden:-/b]", "8/8/8/Rp6 w - - 0 1 [hidden:-/r]"};
+    for (uint64_t i = 0; i < 2; i++) {
+        GameRecord g;
+        make_game(i, &g);
+        snprintf(g.start_fen, sizeof g.start_fen, "%s", fens[i]);
+        if (dsw_append(w, &g, &err) != 0)
+            fail_with("dsw_append", &err);
+        game_record_free(&g);
+    }
+    if (dsw_close(w, &err) != 0)
+        fail_with("dsw_close", &err);
+    free(text);
+    copy_file(path, old, -1);
+    hid_t h = H5Fopen(old, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(h >= 0);
+    int32_t version = 3;
+    hid_t a = H5Aopen(h, "format_version", H5P_DEFAULT);
+    assert_true(H5Awrite(a, H5T_NATIVE_INT32, &version) >= 0);
+    H5Aclose(a);
+    H5Fclose(h);
+    /* The format-4 file is read as written; the format-3 copy in the seat convention. */
+    const char *want[2][2] = {{fens[0], fens[1]},
+                              {"8/8/8/rP6 b - - 0 1 [hidden:-/b]", "8/8/8/Rp6 w - - 0 1 [hidden:-/r]"}};
+    const char *files[2] = {path, old};
+    for (int f = 0; f < 2; f++) {
+        DatasetReader *r = dsr_open(files[f], &err);
+        if (!r)
+            fail_with("dsr_open", &err);
+        assert_int_equal(dsr_summary(r)->format_version, f ? 3 : DATASET_FORMAT_VERSION);
+        for (uint64_t i = 0; i < 2; i++) {
+            GameRecord g;
+            if (dsr_read_game(r, i, &g, &err) != 0)
+                fail_with("dsr_read_game", &err);
+            assert_string_equal(g.start_fen, want[f][i]);
+            game_record_free(&g);
+        }
+        dsr_close(r);
+    }
+}
+
 /* A text attribute holds at most ATTR_TEXT_MAX (65000) bytes in HDF5's object header: that long
  * a variant text round-trips, a longer one is refused by name before anything is written. */
 static void test_text_attribute_limit(void **state)
@@ -1028,6 +1091,7 @@ int main(void)
         cmocka_unit_test(test_damaged_files_rejected),
         cmocka_unit_test(test_reads_format_1),
         cmocka_unit_test(test_fixed_length_strings),
+        cmocka_unit_test(test_reads_seat_letter_fens),
         cmocka_unit_test(test_text_attribute_limit),
         cmocka_unit_test(test_zstd_filter),
         cmocka_unit_test(test_sigkill_between_flushes),

@@ -29,7 +29,7 @@ def check_tiles(first, count, total, what):
 def main(path):
     with h5py.File(path, "r") as f:
         version = int(f.attrs["format_version"])
-        assert version in (1, 2, 3), "format_version"
+        assert version in (1, 2, 3, 4), "format_version"
         for name in ["program_version", "variant_name", "variant_text", "params_text", "weights_text",
                      "command_line", "host", "created_utc", "closed_utc"]:
             assert isinstance(text(f.attrs[name]), str), f"attribute {name} is not a string"
