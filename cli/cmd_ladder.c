@@ -36,6 +36,9 @@ static void usage(FILE *out)
         "      --weights FILE   evaluation weights (default: the nearest shipped file, as in\n"
         "                       selfplay; 'none': piece values only)\n"
         "      --set KEY=VALUE  any search parameter, repeatable\n"
+        "      --fen FEN        start every game from this position\n"
+        "      --openings FILE  opening book: games 2k and 2k+1 of every rung start from opening k\n"
+        "                       (cycling), as in selfplay\n"
         "  -t, --threads T      worker threads (default: all cores)\n"
         "  -o, --output DIR     also write DIR/VARIANT-pP.h5 per budget (DIR is created;\n"
         "                       existing files are not overwritten)\n"
@@ -165,7 +168,7 @@ static void print_text(FILE *out, const char *variant, const Rung *r, int n, boo
 int cmd_ladder(int argc, char **argv)
 {
     const char *variant_arg = NULL, *preset = NULL, *weights = NULL, *out_dir = NULL, *progress = "quiet";
-    const char *plots = NULL, *sets[64];
+    const char *plots = NULL, *sets[64], *fen = NULL, *openings = NULL;
     int nsets = 0, budgets[MAX_RUNGS], nbudgets = 0;
     long games = 100, threads = 0;
     uint64_t seed = 1;
@@ -194,6 +197,10 @@ int cmd_ladder(int argc, char **argv)
             preset = argv[++i];
         } else if (!strcmp(a, "--weights") && has) {
             weights = argv[++i];
+        } else if (!strcmp(a, "--fen") && has) {
+            fen = argv[++i];
+        } else if (!strcmp(a, "--openings") && has) {
+            openings = argv[++i];
         } else if (!strcmp(a, "--set") && has) {
             if (nsets == 64)
                 return cli_error(EXIT_USAGE, "ladder", "too many --set options");
@@ -215,11 +222,14 @@ int cmd_ladder(int argc, char **argv)
         return cli_error(EXIT_USAGE, "ladder", "needs -v VARIANT (xqlab variants lists them)");
     if (!nbudgets)
         return cli_error(EXIT_USAGE, "ladder", "needs --playouts P1,P2,... (e.g. 50,200,800)");
+    if (fen && openings)
+        return cli_error(EXIT_USAGE, "ladder", "--fen and --openings exclude each other");
 
     int status = EXIT_OK;
     Variant *v = NULL;
     Evaluator *e = NULL;
     char *weights_text = NULL;
+    Book book = {0};
     Rung *rungs = calloc((size_t)nbudgets, sizeof *rungs);
     XqError err;
     SearchParams params;
@@ -235,6 +245,19 @@ int cmd_ladder(int argc, char **argv)
     if (!v) {
         status = EXIT_FAILURE_RUN;
         goto cleanup;
+    }
+    if (openings && book_load(&book, v, openings, &err) < 0) {
+        status = cli_report("ladder", &err);
+        goto cleanup;
+    }
+    if (fen) {
+        Position *check = malloc(sizeof *check);
+        int frc = check ? pos_set_fen(check, v, fen, &err) : -1;
+        free(check);
+        if (frc < 0) {
+            status = cli_error(EXIT_USAGE, "ladder", "bad --fen: %s", check ? err.message : "out of memory");
+            goto cleanup;
+        }
     }
     WeightsChoice wchoice;
     e = cli_weights_load("ladder", v, weights, &wchoice);
@@ -262,6 +285,8 @@ int cmd_ladder(int argc, char **argv)
         p.playouts = budgets[i];
         SelfplayOptions o = SELFPLAY_OPTIONS_INIT;
         o.variant = v;
+        o.start_fen = fen;
+        o.book = openings ? &book : NULL;
         o.eval = e;
         o.params = &p;
         o.seed = seed;
@@ -308,6 +333,7 @@ cleanup:
     free(rungs);
     free(weights_text);
     eval_free(e);
+    book_free(&book);
     variant_free(v);
     return status;
 }

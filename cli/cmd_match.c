@@ -1,14 +1,19 @@
 /* cmd_match.c - `xqlab match`: two players, colour-swapped game pairs, A's score. */
+#include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "analysis.h"
 #include "commands.h"
 #include "bad_option.h"
 #include "common.h"
 #include "match.h"
+#include "pgn.h"
 #include "search_options.h"
 #include "weights.h"
 #include "status.h"
@@ -32,6 +37,13 @@ static void usage(FILE *out)
         "  -t, --threads T       worker threads (default all cores)\n"
         "      --seed S          base seed (default 1)\n"
         "      --opening-plies K random non-capturing opening moves per pair (default 4)\n"
+        "      --fen FEN         start every pair from this position (then the random moves)\n"
+        "      --openings FILE   start pair p from opening p of the book FILE (cycling; one\n"
+        "                        opening a line: moves, a FEN, or FEN moves ...; docs/cli.md)\n"
+        "                        instead of random moves; A plays each with both colours\n"
+        "      --pgn FILE        keep the games: write them as PGN to FILE (game 2p: A as Red,\n"
+        "                        2p+1: A as Black); never replaces FILE without --force\n"
+        "      --force           replace an existing --pgn FILE\n"
         "      --preset NAME     base search settings for mcts players (configs/runs)\n"
         "      --sprt E0,E1,A,B  sequential test of H0: Elo = E0 against H1: Elo = E1 with error\n"
         "                        rates A, B: stops at the first verdict, checked pair by pair\n"
@@ -41,6 +53,44 @@ static void usage(FILE *out)
         "      --sprt-min-pairs N no SPRT verdict before N pairs (default 200)\n"
         "      --json            print the result as JSON\n"
         "      --quiet           no progress lines\n");
+}
+
+/* The kept games as PGN (crash-safe: FILE.tmp renamed over FILE). Red and Black name the
+ * players with their A / B role. */
+static int write_pgn(const char *path, const Variant *v, GameRecord *records, uint64_t n, const char *a_label,
+                     const char *b_label, const char *openings)
+{
+    char tmp[1100], a_name[300], b_name[300], event[400], round[32], date[16];
+    FILE *f = cli_replace_open(path, tmp, sizeof tmp);
+    if (!f)
+        return cli_error(EXIT_FAILURE_RUN, "match", "%s: cannot create: %s", tmp, strerror(errno));
+    snprintf(a_name, sizeof a_name, "A: %s", a_label);
+    snprintf(b_name, sizeof b_name, "B: %s", b_label);
+    snprintf(event, sizeof event, "xqlab match, %s%s%s", v->name, openings ? ", openings " : "", openings ? openings : "");
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    uint64_t written = 0;
+    XqError err;
+    for (uint64_t g = 0; g < n; g++) {
+        if (records[g].nmoves < 0)
+            continue;
+        snprintf(round, sizeof round, "%" PRIu64, g + 1);
+        bool a_red = g % 2 == 0;
+        PgnTags tags = {event, NULL, date, round, a_red ? a_name : b_name, a_red ? b_name : a_name,
+                        PGN_NOTATION_DEFAULT, false};
+        if (pgn_write_game(f, v, &records[g], &tags, &err) < 0) {
+            fclose(f);
+            unlink(tmp);
+            return cli_error(EXIT_FAILURE_RUN, "match", "--pgn: game %" PRIu64 ": %s", g + 1, err.message);
+        }
+        written++;
+    }
+    if (cli_replace_commit(f, tmp, path) != 0)
+        return cli_error(EXIT_FAILURE_RUN, "match", "%s: write error: %s", path, strerror(errno));
+    fprintf(stderr, "xqlab match: %" PRIu64 " games written to %s\n", written, path);
+    return EXIT_OK;
 }
 
 /* JSON has no infinities: an unbounded Elo (all wins or all losses) prints as null. */
@@ -55,6 +105,8 @@ static void json_elo(double x)
 int cmd_match(int argc, char **argv)
 {
     const char *variant_arg = NULL, *a_text = NULL, *b_text = NULL, *preset = NULL;
+    const char *openings = NULL, *pgn_out = NULL, *fen = NULL;
+    bool force = false, opening_given = false;
     long games = 100, threads = 0, opening = 4;
     uint64_t seed = 1;
     bool json = false, quiet = false;
@@ -85,6 +137,15 @@ int cmd_match(int argc, char **argv)
         } else if (!strcmp(a, "--opening-plies") && has) {
             if (cli_parse_int("match", "--opening-plies", argv[++i], 0, 40, &opening) < 0)
                 return EXIT_USAGE;
+            opening_given = true;
+        } else if (!strcmp(a, "--openings") && has) {
+            openings = argv[++i];
+        } else if (!strcmp(a, "--fen") && has) {
+            fen = argv[++i];
+        } else if (!strcmp(a, "--pgn") && has) {
+            pgn_out = argv[++i];
+        } else if (!strcmp(a, "--force")) {
+            force = true;
         } else if (!strcmp(a, "--preset") && has) {
             preset = argv[++i];
         } else if (!strcmp(a, "--sprt") && has) {
@@ -106,6 +167,14 @@ int cmd_match(int argc, char **argv)
     sprt.min_pairs = (int)min_pairs;
     if (!variant_arg || !a_text || !b_text)
         return cli_error(EXIT_USAGE, "match", "needs -v VARIANT, --a PLAYER and --b PLAYER");
+    if (fen && openings)
+        return cli_error(EXIT_USAGE, "match", "--fen and --openings exclude each other");
+    if (openings && opening_given)
+        return cli_error(EXIT_USAGE, "match", "--openings and --opening-plies exclude each other (a book "
+                         "opening replaces the random moves)");
+    if (pgn_out && !force && access(pgn_out, F_OK) == 0)
+        return cli_error(EXIT_FAILURE_RUN, "match", "%s already exists: choose another --pgn or pass --force "
+                         "(nothing was overwritten)", pgn_out);
 
     int status = EXIT_OK;
     XqError err;
@@ -114,6 +183,9 @@ int cmd_match(int argc, char **argv)
     PlayerSpec sa, sb;
     PlayerShared pa = {0}, pb = {0};
     Variant *v = NULL;
+    Book book = {0};
+    GameRecord *records = NULL;
+    uint64_t pairs = (uint64_t)(games + 1) / 2;
     if (preset && (status = cli_load_preset("match", preset, &base)) != EXIT_OK)
         return status;
     if (player_parse(&sa, a_text, &base, &err) < 0 || player_parse(&sb, b_text, &base, &err) < 0)
@@ -144,11 +216,28 @@ int cmd_match(int argc, char **argv)
             weights_describe(&wchoice, players[k]->eval, wline[k], sizeof wline[k]);
         }
     }
+    if (openings && book_load(&book, v, openings, &err) < 0) {
+        status = cli_report("match", &err);
+        goto cleanup;
+    }
+    if (fen) {
+        Position *check = malloc(sizeof *check);
+        int frc = check ? pos_set_fen(check, v, fen, &err) : -1;
+        free(check);
+        if (frc < 0) {
+            status = cli_error(EXIT_USAGE, "match", "bad --fen: %s", check ? err.message : "out of memory");
+            goto cleanup;
+        }
+    }
+    if (pgn_out && !(records = calloc(pairs * 2, sizeof *records))) {
+        status = cli_error(EXIT_FAILURE_RUN, "match", "out of memory");
+        goto cleanup;
+    }
     MatchOptions o = {
         .variant = v,
         .a = &pa,
         .b = &pb,
-        .pairs = (uint64_t)(games + 1) / 2,
+        .pairs = pairs,
         .seed = seed,
         .threads = (int)threads,
         .opening_plies = (int)opening,
@@ -156,6 +245,9 @@ int cmd_match(int argc, char **argv)
         .progress = !quiet,
         .stop = cli_stop_flag(),
         .sprt = use_sprt ? &sprt : NULL,
+        .start_fen = fen,
+        .book = openings ? &book : NULL,
+        .records = records,
     };
     cli_stop_signals_catch();
     MatchTotals t;
@@ -232,9 +324,15 @@ int cmd_match(int argc, char **argv)
                    : t.sprt_verdict == SPRT_ACCEPT_H0 ? "H0 accepted (A is not stronger by E1)"
                                                       : "no verdict (game limit reached)");
     }
+    if (pgn_out && (status = write_pgn(pgn_out, v, records, pairs * 2, sa.label, sb.label, openings)) != EXIT_OK)
+        goto cleanup;
     if (t.interrupted)
         status = 130;
 cleanup:
+    for (uint64_t g = 0; records && g < pairs * 2; g++)
+        free(records[g].moves);
+    free(records);
+    book_free(&book);
     player_shared_free(&pa);
     player_shared_free(&pb);
     variant_free(v);

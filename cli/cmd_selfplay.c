@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "commands.h"
 #include "bad_option.h"
 #include "common.h"
@@ -34,6 +35,9 @@ static void usage(FILE *out)
         "      --playouts P     playouts per move (overrides the preset)\n"
         "      --seed S         base seed (default 1)\n"
         "      --fen FEN        start every game from this position (default: the variant's)\n"
+        "      --openings FILE  opening book: games 2k and 2k+1 start from opening k (cycling\n"
+        "                       through the book); a line is moves from the start, a FEN, or\n"
+        "                       FEN moves ...; the moves are part of the games (unsearched)\n"
         "      --preset NAME    run preset: quick, standard, strong, or a file (configs/runs)\n"
         "      --weights FILE   evaluation weights; default: the nearest shipped file, the\n"
         "                       one naming most of the rule set's features (docs/cli.md);\n"
@@ -66,6 +70,54 @@ static void usage(FILE *out)
         );
 }
 
+/* The summary as one JSON object: what was run (variant, settings, weights, seed, start, dataset
+ * path) and then the totals of totals_print_json. */
+static void print_json(const RunTotals *totals, const Variant *v, const SearchParams *params, const char *weights,
+                       uint64_t seed, const char *fen, const char *openings, const char *dataset,
+                       const SelfplayReport *report)
+{
+    char *body = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&body, &len);
+    if (!mem)
+        return;
+    totals_print_json(totals, v, mem);
+    fclose(mem);
+    printf("{\"kind\": \"selfplay\", \"variant\": ");
+    json_string(stdout, v->name);
+    printf(", \"dataset\": ");
+    if (dataset)
+        json_string(stdout, dataset);
+    else
+        printf("null");
+    printf(", \"seed\": %llu, \"fen\": ", (unsigned long long)seed);
+    if (fen)
+        json_string(stdout, fen);
+    else
+        printf("null");
+    printf(", \"openings\": ");
+    if (openings)
+        json_string(stdout, openings);
+    else
+        printf("null");
+    printf(", \"weights\": ");
+    json_string(stdout, weights);
+    printf(", \"played\": %llu, \"resumed_games\": %llu, \"wall_seconds\": %.3f, \"settings\": {",
+           (unsigned long long)report->played, (unsigned long long)report->resumed_games, report->wall_seconds);
+    for (int i = 0; i < params_count(); i++) {
+        char value[64];
+        ParamRange range;
+        params_format(params, i, value, sizeof value);
+        printf("%s\"%s\": ", i ? ", " : "", params_name(i));
+        if (params_range(i, &range) == 0 && range.type == PARAM_BOOL)
+            printf("%s", strcmp(value, "0") && strcmp(value, "false") ? "true" : "false");
+        else
+            printf("%s", value);
+    }
+    printf("}, %s", body && body[0] == '{' ? body + 1 : "}\n");
+    free(body);
+}
+
 /* Totals of every game in a finished dataset (after a resume the summary covers the whole
  * file, not only the games of this run). */
 static int totals_from_file(const char *path, RunTotals *totals, XqError *err)
@@ -90,7 +142,7 @@ static int totals_from_file(const char *path, RunTotals *totals, XqError *err)
 int cmd_selfplay(int argc, char **argv)
 {
     const char *variant_arg = NULL, *out = NULL, *preset = NULL, *weights = NULL;
-    const char *progress = NULL, *fen = NULL;
+    const char *progress = NULL, *fen = NULL, *openings = NULL;
     long games = 100, threads = 0, playouts = -1;
     uint64_t seed = 1;
     double log_interval = 30;
@@ -126,6 +178,8 @@ int cmd_selfplay(int argc, char **argv)
                 return EXIT_USAGE;
         } else if (!strcmp(a, "--fen") && has) {
             fen = argv[++i];
+        } else if (!strcmp(a, "--openings") && has) {
+            openings = argv[++i];
         } else if (!strcmp(a, "--preset") && has) {
             preset = argv[++i];
         } else if (!strcmp(a, "--weights") && has) {
@@ -174,6 +228,8 @@ int cmd_selfplay(int argc, char **argv)
         return cli_error(EXIT_USAGE, "selfplay", "--no-output cannot be combined with -o or --resume");
     if (resume && resume_if_present)
         return cli_error(EXIT_USAGE, "selfplay", "--resume and --resume-if-present exclude each other");
+    if (fen && openings)
+        return cli_error(EXIT_USAGE, "selfplay", "--fen and --openings exclude each other");
     uint64_t first_game = 0, shard_games = (uint64_t)games;
     if (shard_count > 0) {
         merge_shard_range((uint64_t)games, (int)shard_index, (int)shard_count, &first_game, &shard_games);
@@ -203,6 +259,7 @@ int cmd_selfplay(int argc, char **argv)
 
     int status = EXIT_OK;
     Variant *v = NULL;
+    Book book = {0};
     Evaluator *e = NULL;
     char *weights_text = NULL;
     RunTotals totals = {0};
@@ -226,6 +283,10 @@ int cmd_selfplay(int argc, char **argv)
     if (paired_deals && !hidden_on(v)) {
         status = cli_error(EXIT_USAGE, "selfplay", "--paired-deals needs a rule set with face-down "
                            "pieces (jieqi, jieqi-folk, banqi, banqi-hp), not %s", v->name);
+        goto cleanup;
+    }
+    if (openings && book_load(&book, v, openings, &err) < 0) {
+        status = cli_report("selfplay", &err);
         goto cleanup;
     }
     if (fen) {
@@ -292,6 +353,7 @@ int cmd_selfplay(int argc, char **argv)
     SelfplayOptions o = SELFPLAY_OPTIONS_INIT;
     o.variant = v;
     o.start_fen = fen;
+    o.book = openings ? &book : NULL;
     o.eval = e;
     o.params = &params;
     o.seed = seed;
@@ -373,7 +435,13 @@ int cmd_selfplay(int argc, char **argv)
                    "--set arena_nodes=N");
     double rate = report.wall_seconds > 0 ? (double)report.played / report.wall_seconds : 0;
     if (print_summary && json) {
-        totals_print_json(&totals, v, stdout);
+        const char *dataset = out;
+#ifdef XQLAB_WITH_MPI
+        if (mpi.active)
+            dataset = index_out;
+#endif
+        print_json(&totals, v, &params, weights_line, seed, fen, openings, report.interrupted ? NULL : dataset,
+                   &report);
     } else if (print_summary) {
         printf("xqlab selfplay: %s, %llu games played in %.1f s (%.2f games/s, %d playouts/move)%s\n",
                v->name, (unsigned long long)report.played, report.wall_seconds, rate,
@@ -395,6 +463,7 @@ cleanup:
     totals_free(&totals);
     free(weights_text);
     eval_free(e);
+    book_free(&book);
     variant_free(v);
     return status;
 }

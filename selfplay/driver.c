@@ -223,7 +223,9 @@ static void run_workers(Shared *s)
             GameRecord g;
             GameStats gs;
             Slot *slot = &s->slots[index % s->capacity];
-            if (game_play(m, o->params, o->variant, o->start_fen, o->seed, index, o->paired_deals, pos,
+            /* Games 2k and 2k+1 play opening k (cycling through the book). */
+            const BookEntry *opening = o->book ? &o->book->entries[(index / 2) % (uint64_t)o->book->count] : NULL;
+            if (game_play(m, o->params, o->variant, o->start_fen, opening, o->seed, index, o->paired_deals, pos,
                           &buf, &g, &gs) < 0 ||
                 copy_game(&slot->game, &g) < 0) {
                 XqError err = {.line = 0};

@@ -38,10 +38,11 @@ typedef struct SelfplayOptions {
     const atomic_bool *stop;    /* set by a signal handler: start no new game (may be NULL) */
     SelfplayLive *live;         /* running counts for another thread (may be NULL) */
     bool paired_deals;          /* hidden pieces: games 2k, 2k+1 share a deal, seats swapped */
+    const Book *book;           /* NULL, or games 2k and 2k+1 start from opening k mod count */
 } SelfplayOptions;
 
 #define SELFPLAY_OPTIONS_INIT                                                                    \
-    {NULL, NULL, NULL, NULL, 1, 0, 0, 0, 1, 0, NULL, false, "", "", PROGRESS_AUTO, 30.0, 64, NULL, NULL, false}
+    {NULL, NULL, NULL, NULL, 1, 0, 0, 0, 1, 0, NULL, false, "", "", PROGRESS_AUTO, 30.0, 64, NULL, NULL, false, NULL}
 
 typedef struct SelfplayReport {
     uint64_t resumed_games;     /* complete games found in OUT.tmp on --resume */

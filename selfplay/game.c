@@ -1,6 +1,7 @@
 /* game.c - the self-play game loop. */
 #include "game.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -78,9 +79,26 @@ void game_deal(Position *pos, uint64_t seed, uint64_t index, bool paired_deals, 
         hidden_swap_seats(pos, d);
 }
 
-int game_play(Mcts *const m[2], const SearchParams *p, const Variant *v, const char *start_fen, uint64_t seed,
-              uint64_t index, bool paired_deals, Position *pos, GameBuffers *buf, GameRecord *g,
-              GameStats *stats)
+/* Records the position before a move that was not searched (an opening book's): the search
+ * columns say so (NaN values, no best move, no visits, no policy). */
+static void record_unsearched(const Variant *v, const Position *pos, Move mv, int npolicy, PositionRecord *r)
+{
+    memset(r, 0, sizeof *r);
+    memcpy(r->board, pos->board, (size_t)v->npoints);
+    memcpy(r->module, pos->module, sizeof r->module);
+    r->side = (uint8_t)pos->side;
+    r->ply = (uint16_t)pos->ply;
+    r->no_capture = (uint16_t)(pos->no_capture > 65535 ? 65535 : pos->no_capture);
+    r->played = mv;
+    r->best = XQ_MOVE_NONE;
+    r->root_value = NAN;
+    r->static_eval = NAN;
+    r->policy_first = (uint32_t)npolicy;
+}
+
+int game_play(Mcts *const m[2], const SearchParams *p, const Variant *v, const char *start_fen,
+              const BookEntry *opening, uint64_t seed, uint64_t index, bool paired_deals, Position *pos,
+              GameBuffers *buf, GameRecord *g, GameStats *stats)
 {
     double t0 = now_seconds();
     Rng rng;
@@ -90,6 +108,8 @@ int game_play(Mcts *const m[2], const SearchParams *p, const Variant *v, const c
     mcts_reset(m[0]);
     if (two)
         mcts_reset(m[1]);
+    if (opening)
+        start_fen = opening->base_fen[0] ? opening->base_fen : NULL;
     if (!start_fen || pos_set_fen(pos, v, start_fen, NULL) < 0)
         pos_init_start(pos, v);
 
@@ -117,6 +137,23 @@ int game_play(Mcts *const m[2], const SearchParams *p, const Variant *v, const c
     Result result = RESULT_DRAW;
     Termination reason = TERM_LENGTH_CAP;
     int max_plies = p->max_plies < XQ_MAX_HISTORY - 1 ? p->max_plies : XQ_MAX_HISTORY - 1;
+    /* The opening's moves are part of the game (the opening tree sees them), unsearched. */
+    for (int i = 0; opening && i < opening->nmoves; i++) {
+        Move mv = opening->moves[i];
+        if (g->has_deal)
+            mv = hidden_resolve(pos, mv, &deal);
+        if (reserve_moves(buf, nmoves + 1) < 0) {
+            mcts_set_knowledge(m[0], NULL);
+            mcts_set_knowledge(m[1], NULL);
+            return -1;
+        }
+        record_unsearched(v, pos, mv, npolicy, &buf->positions[nmoves]);
+        buf->moves[nmoves++] = mv;
+        if (g->has_deal)
+            hidden_knowledge_note(pos, mv, &deal, &knowledge);
+        Undo u;
+        pos_do_move(pos, mv, &u);
+    }
     for (;;) {
         GameStatus st = pos_game_status(pos);
         if (st.result != RESULT_NONE) {

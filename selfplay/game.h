@@ -3,6 +3,7 @@
 #ifndef XQ_GAME_H
 #define XQ_GAME_H
 
+#include "book.h"
 #include "dataset.h"
 #include "hidden.h"
 #include "mcts.h"
@@ -26,16 +27,18 @@ typedef struct GameStats {
 } GameStats;
 
 /* Plays game `index` of a run with base seed `seed` from `start_fen` (NULL: the variant's start
- * position; the caller has checked the FEN), dealt by game_deal if the rule set hides pieces:
+ * position; the caller has checked the FEN) or, when `opening` is not NULL, from the opening's base
+ * position followed by its moves (recorded as moves of the game, their positions unsearched:
+ * NaN values, no best move, no visits), dealt by game_deal if the rule set hides pieces:
  * seat s searches with m[s] (both reset first; the same searcher twice, or one per seat with
  * seat_trees and always under hidden_private, where each seat's tree is built from its own
  * knowledge), temperature and noise per `p`,
  * resignation and length cap per `p`. Fills *g (arrays point into *buf, valid until the next
  * call with the same buffers) and *stats. `pos` is scratch space.
  * Returns 0, or -1 if a buffer could not grow (out of memory). */
-int game_play(Mcts *const m[2], const SearchParams *p, const Variant *v, const char *start_fen, uint64_t seed,
-              uint64_t index, bool paired_deals, Position *pos, GameBuffers *buf, GameRecord *g,
-              GameStats *stats);
+int game_play(Mcts *const m[2], const SearchParams *p, const Variant *v, const char *start_fen,
+              const BookEntry *opening, uint64_t seed, uint64_t index, bool paired_deals, Position *pos,
+              GameBuffers *buf, GameRecord *g, GameStats *stats);
 
 /* Hidden-piece rule sets: sets up the start of game `index` (pos holds the start position before
  * the deal) and its deal from the run seed, with its own generator so the search's stream is

@@ -19,8 +19,15 @@ typedef struct GameOutcome {
 /* Plays the shared opening: random legal non-capturing moves (falls back to any move); a
  * reveal's identity comes from the deal (NULL without hidden pieces), and what a capturer sees
  * goes into k. */
+/* Appends a move to the game's record (when one is kept). */
+static void note_move(GameRecord *rec, Move m)
+{
+    if (rec && rec->moves && rec->nmoves < XQ_MAX_HISTORY)
+        rec->moves[rec->nmoves++] = m;
+}
+
 static void play_opening(Position *pos, int plies, Rng *rng, const HiddenDeal *deal,
-                         HiddenKnowledge *k)
+                         HiddenKnowledge *k, GameRecord *rec)
 {
     for (int i = 0; i < plies; i++) {
         MoveList list, quiet;
@@ -45,16 +52,36 @@ static void play_opening(Position *pos, int plies, Rng *rng, const HiddenDeal *d
             *k = before;
             return;
         }
+        note_move(rec, m);
+    }
+}
+
+/* A book opening: its moves from its base position (reveals drawn from the deal). */
+static void play_book_opening(Position *pos, const BookEntry *e, const HiddenDeal *deal, HiddenKnowledge *k,
+                              GameRecord *rec)
+{
+    for (int i = 0; i < e->nmoves; i++) {
+        Move m = e->moves[i];
+        if (deal) {
+            m = hidden_resolve(pos, m, deal);
+            hidden_knowledge_note(pos, m, deal, k);
+        }
+        Undo u;
+        pos_do_move(pos, m, &u);
+        note_move(rec, m);
     }
 }
 
 static GameOutcome play_game(const MatchOptions *o, Player *red, Player *black, uint64_t pair,
-                             uint64_t game, Position *pos)
+                             uint64_t game, Position *pos, GameRecord *rec)
 {
     Rng opening, rng;
     rng_init(&opening, rng_game_seed(o->seed, pair));
     rng_init(&rng, rng_game_seed(o->seed ^ 0x9e3779b97f4a7c15ull, game));
-    pos_init_start(pos, o->variant);
+    const BookEntry *entry = o->book ? &o->book->entries[pair % (uint64_t)o->book->count] : NULL;
+    const char *fen = entry ? (entry->base_fen[0] ? entry->base_fen : NULL) : o->start_fen;
+    if (!fen || pos_set_fen(pos, o->variant, fen, NULL) < 0)
+        pos_init_start(pos, o->variant);
     /* Hidden pieces: both games of a pair are dealt alike (the players swap seats instead). */
     HiddenDeal deal;
     bool hidden = hidden_on(o->variant), swapped;
@@ -62,7 +89,19 @@ static GameOutcome play_game(const MatchOptions *o, Player *red, Player *black, 
         game_deal(pos, o->seed, pair, false, &deal, &swapped);
     HiddenKnowledge knowledge; /* capture_knowledge = capturer: what each seat saw */
     memset(&knowledge, 0, sizeof knowledge);
-    play_opening(pos, o->opening_plies, &opening, hidden ? &deal : NULL, &knowledge);
+    if (rec) {
+        memset(rec, 0, sizeof *rec);
+        rec->index = game;
+        pos_get_fen(pos, rec->start_fen, sizeof rec->start_fen);
+        rec->moves = malloc(XQ_MAX_HISTORY * sizeof *rec->moves);
+        rec->has_deal = hidden;
+        if (hidden)
+            memcpy(rec->deal, deal.id, sizeof rec->deal);
+    }
+    if (entry)
+        play_book_opening(pos, entry, hidden ? &deal : NULL, &knowledge, rec);
+    else
+        play_opening(pos, o->opening_plies, &opening, hidden ? &deal : NULL, &knowledge, rec);
     player_new_game(red, &knowledge);
     player_new_game(black, &knowledge);
     GameOutcome out = {RESULT_DRAW, TERM_LENGTH_CAP, true};
@@ -88,9 +127,16 @@ static GameOutcome play_game(const MatchOptions *o, Player *red, Player *black, 
         player_advance(black, m);
         Undo u;
         pos_do_move(pos, m, &u);
+        note_move(rec, m);
     }
     player_new_game(red, NULL); /* the knowledge lives in this frame */
     player_new_game(black, NULL);
+    if (rec) {
+        rec->result = out.result;
+        rec->termination = out.reason;
+        rec->plies = (uint16_t)rec->nmoves;
+        rec->seat_colour = (int8_t)(hidden ? hidden_seat_colour(pos, RED) : RED);
+    }
     return out;
 }
 
@@ -98,6 +144,11 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
 {
     memset(t, 0, sizeof *t);
     uint64_t ngames = o->pairs * 2;
+    for (uint64_t g = 0; o->records && g < ngames; g++) {
+        memset(&o->records[g], 0, sizeof o->records[g]);
+        o->records[g].index = g;
+        o->records[g].nmoves = -1;
+    }
     GameOutcome *outcomes = calloc(ngames ? ngames : 1, sizeof *outcomes);
     if (!outcomes) {
         snprintf(err->file, sizeof err->file, "match");
@@ -130,7 +181,8 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
                 continue;
             /* Even games: A is Red; odd games: A is Black. */
             bool a_red = g % 2 == 0;
-            GameOutcome res = play_game(o, a_red ? &a : &b, a_red ? &b : &a, g / 2, g, pos);
+            GameOutcome res = play_game(o, a_red ? &a : &b, a_red ? &b : &a, g / 2, g, pos,
+                                        o->records ? &o->records[g] : NULL);
             if (!o->sprt)
                 outcomes[g] = res;
             else
@@ -182,6 +234,26 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
     t->sprt_llr = llr;
     t->sprt_verdict = verdict;
     uint64_t end = atomic_load(&sprt_end);
+    /* Records: only games the totals count (complete pairs up to the SPRT verdict) are kept. */
+    bool records_ok = true;
+    for (uint64_t g = 0; o->records && g < ngames; g++) {
+        GameRecord *rec = &o->records[g];
+        bool counted = g / 2 < end && outcomes[g & ~1ull].done && outcomes[g | 1ull].done;
+        if (counted && !rec->moves)
+            records_ok = false;
+        if (!counted || !records_ok) {
+            free(rec->moves);
+            rec->moves = NULL;
+            rec->nmoves = -1;
+        }
+    }
+    if (!records_ok) {
+        free(outcomes);
+        snprintf(err->file, sizeof err->file, "match");
+        err->line = 0;
+        snprintf(err->message, sizeof err->message, "out of memory keeping the games");
+        return -1;
+    }
     for (uint64_t p = 0; p < end; p++) {
         const GameOutcome *g1 = &outcomes[2 * p], *g2 = &outcomes[2 * p + 1];
         if (!g1->done || !g2->done) {

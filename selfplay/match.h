@@ -5,6 +5,8 @@
 
 #include <stdatomic.h>
 
+#include "book.h"
+#include "dataset.h"
 #include "elo.h"
 #include "player.h"
 
@@ -20,6 +22,14 @@ typedef struct MatchOptions {
     const atomic_bool *stop;    /* may be NULL */
     const SprtSpec *sprt;       /* NULL = play every pair; else stop at the first verdict, checked
                                  * pair by pair in pair-index order (deterministic) */
+    const char *start_fen;      /* NULL: the variant's start (checked by the caller) */
+    const Book *book;           /* NULL: pairs start from start_fen and a random opening of opening_plies moves;
+                                 * else pair p starts from opening p mod count (no random moves) */
+    GameRecord *records;        /* NULL, or 2 * pairs records: game g's start position, moves
+                                 * (the opening's included; malloc'd, free with game_record_free),
+                                 * result and termination, deal for hidden pieces; index = g, and
+                                 * nmoves = -1 for a game not played (interrupted, after an SPRT
+                                 * verdict). Game 2p has A as Red, game 2p + 1 A as Black. */
 } MatchOptions;
 
 typedef struct MatchTotals {

@@ -59,7 +59,7 @@ static GameRecord play(Fixture *f, const char *fen, uint64_t seed, uint64_t inde
     f->m = mcts_create(f->v, f->e, &f->p);
     assert_non_null(f->m);
     GameRecord g;
-    assert_int_equal(game_play((Mcts *const[2]){f->m, f->m}, &f->p, f->v, fen, seed, index, false, f->pos, &f->buf, &g, gs), 0);
+    assert_int_equal(game_play((Mcts *const[2]){f->m, f->m}, &f->p, f->v, fen, NULL, seed, index, false, f->pos, &f->buf, &g, gs), 0);
     return g;
 }
 
