@@ -2,7 +2,9 @@
  * analysis commands. */
 #include "analysis.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "output.h"
 
 #ifndef XQLAB_SCRIPT_DIR
 #define XQLAB_SCRIPT_DIR "scripts/analysis"
@@ -56,9 +59,13 @@ const char *analysis_percent(double x, char *buf, size_t size)
 }
 
 bool analysis_output_option(const char *cmd, int argc, char **argv, int *i, OutputFormat *format,
-                            const char **plots_dir, bool *bad)
+                            const char **plots_dir, bool *force, bool *bad)
 {
     const char *a = argv[*i];
+    if (!strcmp(a, "--force")) {
+        *force = true;
+        return true;
+    }
     if (!strcmp(a, "--json")) {
         *format = FORMAT_JSON;
         return true;
@@ -87,7 +94,71 @@ void analysis_command_line(int argc, char **argv, char *buf, size_t size)
         used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? " " : "xqlab ", argv[i]);
 }
 
-int analysis_plot(const char *cmd, const char *json, size_t len, const char *dir)
+/* Removes the scratch folder of the plot script and whatever is left in it. */
+static void remove_scratch(const char *scratch)
+{
+    DIR *d = opendir(scratch);
+    if (d) {
+        struct dirent *e;
+        char path[PATH_MAX + 256];
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(path, sizeof path, "%s/%s", scratch, e->d_name);
+                unlink(path);
+            }
+        closedir(d);
+    }
+    rmdir(scratch);
+}
+
+/* Moves the files the script wrote into dir under the output rule: every one is claimed first,
+ * so a refusal (an existing plot without --force, a link, another process) changes nothing. */
+static int publish_plots(const char *cmd, const char *scratch, const char *dir, bool force)
+{
+    enum { MAX_PLOTS = 64 };
+    char *names[MAX_PLOTS];
+    int n = 0, status = EXIT_OK;
+    DIR *d = opendir(scratch);
+    if (!d)
+        return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: cannot read %s: %s", scratch, strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(d)) && status == EXIT_OK) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (n == MAX_PLOTS)
+            status = cli_error(EXIT_FAILURE_RUN, cmd, "--plots: the script wrote more than %d files", MAX_PLOTS);
+        else if (!(names[n++] = strdup(e->d_name)))
+            status = cli_error(EXIT_FAILURE_RUN, cmd, "out of memory");
+    }
+    closedir(d);
+    CliOutput *outs = status == EXIT_OK ? calloc((size_t)(n ? n : 1), sizeof *outs) : NULL;
+    if (status == EXIT_OK && !outs)
+        status = cli_error(EXIT_FAILURE_RUN, cmd, "out of memory");
+    int claimed = 0;
+    char path[PATH_MAX + 256], from[PATH_MAX + 256];
+    for (int i = 0; i < n && status == EXIT_OK; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        status = cli_output_claim(&outs[i], cmd, "--plots", path, force ? CLI_OUTPUT_FORCE : 0, NULL, 0);
+        if (status == EXIT_OK)
+            claimed++;
+    }
+    for (int i = 0; i < n && status == EXIT_OK; i++) {
+        snprintf(from, sizeof from, "%s/%s", scratch, names[i]);
+        if (rename(from, outs[i].tmp) != 0)
+            status = cli_error(EXIT_FAILURE_RUN, cmd, "--plots: cannot move %s to %s: %s", from, outs[i].tmp,
+                               strerror(errno));
+        else if ((status = cli_output_commit(&outs[i])) == EXIT_OK)
+            fprintf(stderr, "plot: %s\n", outs[i].path);
+    }
+    for (int i = 0; i < claimed; i++)
+        cli_output_release(&outs[i]);
+    free(outs);
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    return status;
+}
+
+int analysis_plot(const char *cmd, const char *json, size_t len, const char *dir, bool force)
 {
     const char *python = getenv("XQLAB_PYTHON");
     if (!python || !*python)
@@ -103,17 +174,26 @@ int analysis_plot(const char *cmd, const char *json, size_t len, const char *dir
     if (access(script, R_OK) != 0)
         return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: cannot read the plot script %s: %s (set "
                          "XQLAB_SCRIPT_DIR to the scripts/analysis folder)", script, strerror(errno));
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: cannot create directory %s: %s", dir, strerror(errno));
+    if (cli_output_folder(cmd, "--plots", dir) != EXIT_OK)
+        return EXIT_FAILURE_RUN;
+    char scratch[PATH_MAX];
+    if ((size_t)snprintf(scratch, sizeof scratch, "%s/.xqlab-plots-XXXXXX", dir) >= sizeof scratch)
+        return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: the folder name %s is too long", dir);
+    if (!mkdtemp(scratch))
+        return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: cannot create a scratch folder in %s: %s", dir,
+                         strerror(errno));
     int fd[2];
-    if (pipe(fd) != 0)
+    if (pipe(fd) != 0) {
+        remove_scratch(scratch);
         return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: pipe: %s", strerror(errno));
+    }
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
         close(fd[0]);
         close(fd[1]);
+        remove_scratch(scratch);
         return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: fork: %s", strerror(errno));
     }
     if (pid == 0) {
@@ -122,7 +202,7 @@ int analysis_plot(const char *cmd, const char *json, size_t len, const char *dir
         close(fd[1]);
         /* The child never writes to our stdout: plots are files, messages go to stderr. */
         dup2(STDERR_FILENO, STDOUT_FILENO);
-        execl(python, python, script, dir, (char *)NULL);
+        execl(python, python, script, scratch, (char *)NULL);
         fprintf(stderr, "xqlab %s: --plots: cannot run %s: %s\n", cmd, python, strerror(errno));
         _exit(127);
     }
@@ -143,11 +223,15 @@ int analysis_plot(const char *cmd, const char *json, size_t len, const char *dir
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    int rc;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return EXIT_OK;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
-        return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: %s has no matplotlib (Debian: apt-get install "
-                         "python3-matplotlib; scripts/setup.sh installs it)", python);
-    return cli_error(EXIT_FAILURE_RUN, cmd, "--plots: %s %s failed (exit status %d)", python, script,
-                     WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+        rc = publish_plots(cmd, scratch, dir, force);
+    else if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
+        rc = cli_error(EXIT_FAILURE_RUN, cmd, "--plots: %s has no matplotlib (Debian: apt-get install "
+                       "python3-matplotlib; scripts/setup.sh installs it)", python);
+    else
+        rc = cli_error(EXIT_FAILURE_RUN, cmd, "--plots: %s %s failed (exit status %d)", python, script,
+                       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+    remove_scratch(scratch);
+    return rc;
 }

@@ -23,16 +23,19 @@ void json_number(FILE *out, double x);
 const char *analysis_percent(double x, char *buf, size_t size);
 
 /* Runs the plot script (scripts/analysis/plot_analysis.py, XQLAB_SCRIPT_DIR overrides the
- * folder) with /usr/bin/python3 (XQLAB_PYTHON overrides), feeding `json` on its stdin; it writes
- * PNG files into dir (created if missing) and lists them on stderr. Errors (no Python, no
- * matplotlib: Debian package python3-matplotlib) are printed as "xqlab CMD: ...". Returns
- * EXIT_OK or EXIT_FAILURE_RUN. */
-int analysis_plot(const char *cmd, const char *json, size_t len, const char *dir);
+ * folder) with /usr/bin/python3 (XQLAB_PYTHON overrides), feeding `json` on its stdin. The script
+ * writes its PNG files into a scratch folder inside dir (dir is created if missing, never
+ * followed if it is a symbolic link); then every file is claimed as an output (cli/output.h: an
+ * existing one is replaced only with `force`, never through a link) and, only if all claims
+ * succeed, renamed into dir and listed on stderr ("plot: DIR/NAME"), so a refused run leaves dir
+ * as it was. Errors (no Python, no matplotlib: Debian package python3-matplotlib) are printed as
+ * "xqlab CMD: ...". Returns EXIT_OK or EXIT_FAILURE_RUN. */
+int analysis_plot(const char *cmd, const char *json, size_t len, const char *dir, bool force);
 
-/* Parses --json / --markdown / --plots DIR at argv[*i]; true if it was one of them. Prints an
- * error and sets *bad for a missing DIR. */
+/* Parses --json / --markdown / --plots DIR / --force at argv[*i]; true if it was one of them.
+ * Prints an error and sets *bad for a missing DIR. */
 bool analysis_output_option(const char *cmd, int argc, char **argv, int *i, OutputFormat *format,
-                            const char **plots_dir, bool *bad);
+                            const char **plots_dir, bool *force, bool *bad);
 
 /* Command line of this run ("xqlab report a.h5 --json") for provenance. */
 void analysis_command_line(int argc, char **argv, char *buf, size_t size);

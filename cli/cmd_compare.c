@@ -27,6 +27,7 @@ static void usage(FILE *out)
         "  --markdown   Markdown table instead of text\n"
         "  --json       one JSON object\n"
         "  --plots DIR  also write DIR/compare.png (scores and draw rates with intervals)\n"
+        "  --force      replace an existing DIR/compare.png\n"
         "  -h, --help\n\n"
         "Exit status: 0 (also when A and B cannot be told apart), 1 if a file is missing,\n"
         "damaged or does not belong with its side, 2 on a usage error.\n");
@@ -240,6 +241,7 @@ int cmd_compare(int argc, char **argv)
 {
     OutputFormat format = FORMAT_TEXT;
     const char *plots = NULL;
+    bool force = false;
     char **paths[2];
     int npaths[2] = {0, 0}, side = 0;
     bool seen_separator = false;
@@ -261,7 +263,7 @@ int cmd_compare(int argc, char **argv)
                 status = cli_error(EXIT_USAGE, "compare", "'--' given twice: use A.h5... -- B.h5...");
             seen_separator = true;
             side = 1;
-        } else if (analysis_output_option("compare", argc, argv, &i, &format, &plots, &bad)) {
+        } else if (analysis_output_option("compare", argc, argv, &i, &format, &plots, &force, &bad)) {
             if (bad)
                 status = EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -305,7 +307,7 @@ int cmd_compare(int argc, char **argv)
         }
         print_json(mem, a, b, &c, what);
         fclose(mem);
-        status = analysis_plot("compare", json, len, plots);
+        status = analysis_plot("compare", json, len, plots, force);
         free(json);
     }
 cleanup:

@@ -4,14 +4,13 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "analysis.h"
 #include "commands.h"
 #include "bad_option.h"
 #include "common.h"
 #include "notation.h"
+#include "output.h"
 #include "pgn.h"
 #include "position.h"
 
@@ -30,6 +29,7 @@ static void usage(FILE *out)
         "                  default: wxf for standard xiangqi, iccs for the other rule sets\n"
         "  --xboard        for XBoard (standard xiangqi): ICCS moves, and [FEN] with XBoard's\n"
         "                  letters H (horse) and E (elephant); load with xboard -lgf OUT.pgn\n"
+        "  --force         replace an existing OUT.pgn (never an input)\n"
         "  --games RANGE   games to export, 0-based over the files in the order given:\n"
         "                  N, A-B, A- (to the end), or a comma list of those (default: all)\n"
         "  --verify        read OUT.pgn back, replay every game and check it has the same start\n"
@@ -179,7 +179,7 @@ static int verify(ShardSet *set, const Range *r, const char *path, uint64_t writ
 int cmd_export(int argc, char **argv)
 {
     const char *out = NULL, *games = NULL;
-    bool check = false;
+    bool check = false, force = false;
     PgnNotation notation = PGN_NOTATION_DEFAULT;
     bool xboard = false;
     char **paths = calloc((size_t)argc, sizeof *paths);
@@ -211,6 +211,8 @@ int cmd_export(int argc, char **argv)
             xboard = true;
         else if (!strcmp(a, "--verify"))
             check = true;
+        else if (!strcmp(a, "--force"))
+            force = true;
         else if (a[0] == '-' && a[1])
             status = cli_bad_option("export", a, usage);
         else
@@ -233,17 +235,17 @@ int cmd_export(int argc, char **argv)
         free(paths);
         return status;
     }
-    for (int i = 0; i < npaths; i++) {
-        struct stat so, si;
-        if (!strcmp(out, paths[i]) || (stat(out, &so) == 0 && stat(paths[i], &si) == 0 && so.st_dev == si.st_dev &&
-                                       so.st_ino == si.st_ino)) {
-            free(paths);
-            return cli_error(EXIT_USAGE, "export", "--pgn %s is an input dataset: choose another output", out);
-        }
+    bool to_stdout = !strcmp(out, "-");
+    CliOutput pgn = CLI_OUTPUT_INIT;
+    if (!to_stdout && (status = cli_output_claim(&pgn, "export", "--pgn", out, force ? CLI_OUTPUT_FORCE : 0,
+                                                 (const char *const *)paths, npaths)) != EXIT_OK) {
+        free(paths);
+        return status;
     }
     ShardSet set;
     status = analysis_open("export", &set, paths, npaths);
     if (status != EXIT_OK) {
+        cli_output_release(&pgn);
         free(paths);
         return status;
     }
@@ -261,19 +263,14 @@ int cmd_export(int argc, char **argv)
                                " games, numbered 0..%" PRIu64 ")", games, range.lo[i], set.ngames,
                                set.ngames ? set.ngames - 1 : 0);
             shards_close(&set);
+            cli_output_release(&pgn);
             free(paths);
             return status;
         }
-    char tmp[1100];
-    FILE *f = stdout;
-    bool to_stdout = !strcmp(out, "-");
-    if (!to_stdout) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", out);
-        f = fopen(tmp, "w");
-        if (!f) {
-            status = cli_error(EXIT_FAILURE_RUN, "export", "%s: cannot create: %s", tmp, strerror(errno));
-            goto cleanup;
-        }
+    FILE *f = to_stdout ? stdout : cli_output_fopen(&pgn);
+    if (!f) {
+        status = EXIT_FAILURE_RUN;
+        goto cleanup;
     }
     uint64_t written = 0;
     XqError err;
@@ -307,13 +304,9 @@ int cmd_export(int argc, char **argv)
         game_record_free(&g);
     }
     if (!to_stdout) {
-        if (fclose(f) != 0 && status == EXIT_OK)
-            status = cli_error(EXIT_FAILURE_RUN, "export", "%s: write error: %s", tmp, strerror(errno));
-        if (status == EXIT_OK && rename(tmp, out) != 0)
-            status = cli_error(EXIT_FAILURE_RUN, "export", "cannot rename %s to %s: %s", tmp, out, strerror(errno));
-        if (status != EXIT_OK)
-            unlink(tmp);
-        else
+        if (status == EXIT_OK)
+            status = cli_output_commit(&pgn);
+        if (status == EXIT_OK)
             fprintf(stderr, "xqlab export: %" PRIu64 " games written to %s\n", written, out);
     } else {
         fflush(stdout);
@@ -321,6 +314,7 @@ int cmd_export(int argc, char **argv)
     if (status == EXIT_OK && check)
         status = verify(&set, &range, out, written);
 cleanup:
+    cli_output_release(&pgn);
     shards_close(&set);
     free(paths);
     return status;

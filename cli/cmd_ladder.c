@@ -3,8 +3,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "analysis.h"
 #include "commands.h"
@@ -12,6 +10,7 @@
 #include "common.h"
 #include "driver.h"
 #include "ini.h"
+#include "output.h"
 #include "search_options.h"
 #include "weights.h"
 
@@ -42,6 +41,7 @@ static void usage(FILE *out)
         "  -t, --threads T      worker threads (default: all cores)\n"
         "  -o, --output DIR     also write DIR/VARIANT-pP.h5 per budget (DIR is created;\n"
         "                       existing files are not overwritten)\n"
+        "      --force          replace existing datasets in DIR and plot files\n"
         "      --progress MODE  live, log or quiet (default: quiet)\n"
         "      --markdown | --json\n"
         "      --plots DIR      also write DIR/ladder.png (score and draw rate by budget)\n"
@@ -169,6 +169,7 @@ int cmd_ladder(int argc, char **argv)
 {
     const char *variant_arg = NULL, *preset = NULL, *weights = NULL, *out_dir = NULL, *progress = "quiet";
     const char *plots = NULL, *sets[64], *fen = NULL, *openings = NULL;
+    bool force = false;
     int nsets = 0, budgets[MAX_RUNGS], nbudgets = 0;
     long games = 100, threads = 0;
     uint64_t seed = 1;
@@ -179,7 +180,7 @@ int cmd_ladder(int argc, char **argv)
         if (cli_is_help(a)) {
             usage(stdout);
             return EXIT_OK;
-        } else if (analysis_output_option("ladder", argc, argv, &i, &format, &plots, &bad)) {
+        } else if (analysis_output_option("ladder", argc, argv, &i, &format, &plots, &force, &bad)) {
             if (bad)
                 return EXIT_USAGE;
         } else if ((!strcmp(a, "-v") || !strcmp(a, "--variant")) && has) {
@@ -231,6 +232,8 @@ int cmd_ladder(int argc, char **argv)
     char *weights_text = NULL;
     Book book = {0};
     Rung *rungs = calloc((size_t)nbudgets, sizeof *rungs);
+    CliOutput *outs = NULL;
+    int nouts = 0;
     XqError err;
     SearchParams params;
     params_default(&params);
@@ -265,18 +268,21 @@ int cmd_ladder(int argc, char **argv)
         status = EXIT_FAILURE_RUN;
         goto cleanup;
     }
-    if (out_dir && mkdir(out_dir, 0777) != 0 && access(out_dir, W_OK) != 0) {
-        status = cli_error(EXIT_FAILURE_RUN, "ladder", "-o %s: cannot create or write the directory", out_dir);
+    if (out_dir && (status = cli_output_folder("ladder", "-o", out_dir)) != EXIT_OK)
+        goto cleanup;
+    /* Every rung's dataset is claimed before the first game (cli/output.h). */
+    if (out_dir && !(outs = calloc(MAX_RUNGS, sizeof *outs))) {
+        status = cli_error(EXIT_FAILURE_RUN, "ladder", "out of memory");
         goto cleanup;
     }
-    char outs[MAX_RUNGS][1100];
     for (int i = 0; i < nbudgets && out_dir; i++) {
-        snprintf(outs[i], sizeof outs[i], "%s/%s-p%d.h5", out_dir, v->name, budgets[i]);
-        if (access(outs[i], F_OK) == 0) {
-            status = cli_error(EXIT_FAILURE_RUN, "ladder", "%s already exists: choose another -o or remove it "
-                               "(nothing was overwritten)", outs[i]);
+        char file[PATH_MAX];
+        snprintf(file, sizeof file, "%s/%s-p%d.h5", out_dir, v->name, budgets[i]);
+        const char *inputs[1] = {wchoice.path};
+        if ((status = cli_output_claim(&outs[i], "ladder", "-o", file, force ? CLI_OUTPUT_FORCE : 0, inputs,
+                                       wchoice.path[0] ? 1 : 0)) != EXIT_OK)
             goto cleanup;
-        }
+        nouts++;
     }
     char command_line[2048];
     analysis_command_line(argc, argv, command_line, sizeof command_line);
@@ -292,7 +298,7 @@ int cmd_ladder(int argc, char **argv)
         o.seed = seed;
         o.games = (uint64_t)games;
         o.threads = (int)threads;
-        o.out_path = out_dir ? outs[i] : NULL;
+        o.out_path = out_dir ? outs[i].path : NULL;
         o.weights_text = weights_text ? weights_text : "";
         o.command_line = command_line;
         o.progress = !strcmp(progress, "live") ? PROGRESS_LIVE : !strcmp(progress, "log") ? PROGRESS_LOG : PROGRESS_QUIET;
@@ -324,10 +330,13 @@ int cmd_ladder(int argc, char **argv)
         }
         print_json(mem, v->name, rungs, nbudgets, seed);
         fclose(mem);
-        status = analysis_plot("ladder", json, len, plots);
+        status = analysis_plot("ladder", json, len, plots, force);
         free(json);
     }
 cleanup:
+    for (int i = 0; i < nouts; i++)
+        cli_output_release(&outs[i]);
+    free(outs);
     for (int i = 0; rungs && i < nbudgets; i++)
         totals_free(&rungs[i].totals);
     free(rungs);

@@ -8,6 +8,7 @@
 #include "bad_option.h"
 #include "common.h"
 #include "merge.h"
+#include "output.h"
 
 static void usage(FILE *out)
 {
@@ -21,7 +22,8 @@ static void usage(FILE *out)
         "and an incomplete set (shards of the run left out before the first or after the last one\n"
         "given: each shard records its place, shard I of N).\n\n"
         "options:\n"
-        "  -o, --output FILE  the joined file; written as FILE.tmp and renamed (never overwritten)\n"
+        "  -o, --output FILE  the joined file; written as FILE.tmp and renamed\n"
+        "      --force        replace an existing FILE (never one of the shards)\n"
         "      --index        write an HDF5 virtual-dataset index that reads through the shards\n"
         "                     instead of copying them (shards must stay beside it; every xqlab\n"
         "                     reader checks them first, since HDF5 reads a missing one as zeros)\n"
@@ -35,7 +37,8 @@ static void usage(FILE *out)
 int cmd_merge(int argc, char **argv)
 {
     const char *out = NULL;
-    bool index = false, allow_partial = false, json = false;
+    bool index = false, allow_partial = false, json = false, force = false;
+    CliOutput output = CLI_OUTPUT_INIT;
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     if (!paths)
         return cli_error(EXIT_FAILURE_RUN, "merge", "out of memory");
@@ -53,6 +56,8 @@ int cmd_merge(int argc, char **argv)
             allow_partial = true;
         } else if (!strcmp(a, "--json")) {
             json = true;
+        } else if (!strcmp(a, "--force")) {
+            force = true;
         } else if (a[0] == '-' && a[1] != '\0') {
             status = cli_bad_option("merge", a, usage);
             goto done;
@@ -81,9 +86,12 @@ int cmd_merge(int argc, char **argv)
                  flags, paths[0], paths[count - 1], count, out);
 
     double t0 = cli_now();
+    if ((status = cli_output_claim(&output, "merge", "-o", out, force ? CLI_OUTPUT_FORCE : 0, paths, count)) !=
+        EXIT_OK)
+        goto done;
     MergeStats st;
     XqError err;
-    if (merge_shards(paths, count, out, index, allow_partial, command_line, &st, &err) < 0) {
+    if (merge_shards(paths, count, out, index, allow_partial, force, command_line, &st, &err) < 0) {
         status = cli_report("merge", &err);
         goto done;
     }
@@ -106,6 +114,7 @@ int cmd_merge(int argc, char **argv)
                (unsigned long long)st.positions, out, index ? " (virtual-dataset index)" : "",
                (double)st.bytes_written / 1e6, seconds);
 done:
+    cli_output_release(&output);
     free(paths);
     return status;
 }

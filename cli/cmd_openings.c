@@ -11,6 +11,7 @@
 #include "common.h"
 #include "openings.h"
 #include "openings_h5.h"
+#include "output.h"
 
 static void usage(FILE *out)
 {
@@ -31,6 +32,7 @@ static void usage(FILE *out)
         "  --markdown     Markdown tables instead of text\n"
         "  --json         the tree as one JSON object (nested lines)\n"
         "  --plots DIR    also write DIR/openings.png (first moves: share and score)\n"
+        "  --force        replace an existing OUT.h5 or DIR/openings.png (never an input)\n"
         "  -h, --help\n\n"
         "Exit status: 0, 1 if a file is missing, damaged or does not belong with the others,\n"
         "2 on a usage error. Walk-through: docs/analysis.md.\n");
@@ -202,6 +204,7 @@ int cmd_openings(int argc, char **argv)
 {
     OutputFormat format = FORMAT_TEXT;
     const char *plots = NULL, *h5 = NULL;
+    bool force = false;
     Options o = {4, 15, 20};
     char **paths = calloc((size_t)argc, sizeof *paths);
     int npaths = 0;
@@ -217,7 +220,7 @@ int cmd_openings(int argc, char **argv)
             free(paths);
             return EXIT_OK;
         }
-        if (analysis_output_option("openings", argc, argv, &i, &format, &plots, &bad)) {
+        if (analysis_output_option("openings", argc, argv, &i, &format, &plots, &force, &bad)) {
             status = bad ? EXIT_USAGE : EXIT_OK;
         } else if (!strcmp(a, "--depth") && has) {
             if (cli_parse_int("openings", "--depth", argv[++i], 1, 40, &value) < 0)
@@ -247,9 +250,17 @@ int cmd_openings(int argc, char **argv)
         free(paths);
         return status;
     }
+    /* Claimed before the games are read: a refused output costs nothing. */
+    CliOutput h5_out = CLI_OUTPUT_INIT;
+    if (h5 && (status = cli_output_claim(&h5_out, "openings", "--h5", h5, force ? CLI_OUTPUT_FORCE : 0,
+                                         (const char *const *)paths, npaths)) != EXIT_OK) {
+        free(paths);
+        return status;
+    }
     ShardSet set;
     status = analysis_open("openings", &set, paths, npaths);
     if (status != EXIT_OK) {
+        cli_output_release(&h5_out);
         free(paths);
         return status;
     }
@@ -296,10 +307,11 @@ int cmd_openings(int argc, char **argv)
         }
         print_json(mem, &tree, &set, &o);
         fclose(mem);
-        status = analysis_plot("openings", json, len, plots);
+        status = analysis_plot("openings", json, len, plots, force);
         free(json);
     }
 cleanup:
+    cli_output_release(&h5_out);
     openings_free(&tree);
     shards_close(&set);
     free(paths);

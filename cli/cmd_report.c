@@ -30,6 +30,7 @@ static void usage(FILE *out)
         "  --markdown   Markdown tables instead of text\n"
         "  --json       one JSON object (all numbers, branching for every ply)\n"
         "  --plots DIR  also write PNG plots into DIR (score, lengths, branching, special moves)\n"
+        "  --force      replace existing plot files in DIR\n"
         "               with /usr/bin/python3 + matplotlib (Debian: python3-matplotlib)\n"
         "  -h, --help\n\n"
         "Exit status: 0, 1 if a file is missing, damaged or does not belong with the others,\n"
@@ -293,6 +294,7 @@ int cmd_report(int argc, char **argv)
 {
     OutputFormat format = FORMAT_TEXT;
     const char *plots = NULL;
+    bool force = false;
     char **paths = calloc((size_t)argc, sizeof *paths);
     int npaths = 0;
     if (!paths)
@@ -304,7 +306,7 @@ int cmd_report(int argc, char **argv)
             free(paths);
             return EXIT_OK;
         }
-        if (analysis_output_option("report", argc, argv, &i, &format, &plots, &bad)) {
+        if (analysis_output_option("report", argc, argv, &i, &format, &plots, &force, &bad)) {
             if (bad) {
                 free(paths);
                 return EXIT_USAGE;
@@ -370,7 +372,7 @@ int cmd_report(int argc, char **argv)
         }
         print_json(mem, &r);
         fclose(mem);
-        status = analysis_plot("report", json, len, plots);
+        status = analysis_plot("report", json, len, plots, force);
         free(json);
     }
 cleanup:

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis.h"
@@ -13,6 +14,7 @@
 #include "search_options.h"
 #include "merge.h"
 #include "weights.h"
+#include "output.h"
 #ifdef XQLAB_WITH_MPI
 #include "selfplay_mpi.h"
 #endif
@@ -46,6 +48,8 @@ static void usage(FILE *out)
         "      --resume         continue an interrupted run from FILE.tmp\n"
         "      --resume-if-present  resume FILE.tmp if it exists, report FILE complete if it\n"
         "                       exists (exit 0), else start: for requeued batch jobs\n"
+        "      --force          replace an existing FILE, or discard the interrupted run in\n"
+        "                       FILE.tmp, and start again\n"
         "      --shard I/N      play only shard I (0-based) of N of the -n games: game indices\n"
         "                       floor(I*n/N) .. floor((I+1)*n/N)-1, seeded as in one big run;\n"
         "                       join the shards with xqlab merge (docs/cluster.md)\n"
@@ -148,7 +152,7 @@ int cmd_selfplay(int argc, char **argv)
     double log_interval = 30;
     long flush_games = 64;
     bool no_output = false, resume = false, json = false, resume_if_present = false;
-    bool paired_deals = false;
+    bool paired_deals = false, force = false;
     long shard_index = -1, shard_count = 0;
     const char *sets[64];
     int nsets = 0;
@@ -192,6 +196,8 @@ int cmd_selfplay(int argc, char **argv)
             resume = true;
         } else if (!strcmp(a, "--resume-if-present")) {
             resume_if_present = true;
+        } else if (!strcmp(a, "--force")) {
+            force = true;
         } else if (!strcmp(a, "--shard") && has) {
             const char *spec = argv[++i], *slash = strchr(spec, '/');
             char left[32];
@@ -230,6 +236,10 @@ int cmd_selfplay(int argc, char **argv)
         return cli_error(EXIT_USAGE, "selfplay", "--resume and --resume-if-present exclude each other");
     if (fen && openings)
         return cli_error(EXIT_USAGE, "selfplay", "--fen and --openings exclude each other");
+    if (force && (resume || resume_if_present))
+        return cli_error(EXIT_USAGE, "selfplay", "--force starts the run again: it cannot be combined with --resume");
+    if (force && no_output)
+        return cli_error(EXIT_USAGE, "selfplay", "--force replaces the output: it cannot be combined with --no-output");
     uint64_t first_game = 0, shard_games = (uint64_t)games;
     if (shard_count > 0) {
         merge_shard_range((uint64_t)games, (int)shard_index, (int)shard_count, &first_game, &shard_games);
@@ -264,6 +274,10 @@ int cmd_selfplay(int argc, char **argv)
     char *weights_text = NULL;
     RunTotals totals = {0};
     bool already_complete = false;
+    CliOutput output = CLI_OUTPUT_INIT;
+#ifdef XQLAB_WITH_MPI
+    CliOutput index_output = CLI_OUTPUT_INIT;
+#endif
     char default_out[512];
     XqError err;
 
@@ -310,6 +324,19 @@ int cmd_selfplay(int argc, char **argv)
         snprintf(default_out, sizeof default_out, "%s-selfplay.h5", v->name);
         out = default_out;
     }
+    /* Files this run reads are never its output. */
+    const char *inputs[4];
+    int ninputs = 0;
+    if (wchoice.path[0])
+        inputs[ninputs++] = wchoice.path;
+    if (strchr(variant_arg, '/') || strstr(variant_arg, ".ini"))
+        inputs[ninputs++] = variant_arg;
+    if (preset && (strchr(preset, '/') || strstr(preset, ".ini")))
+        inputs[ninputs++] = preset;
+    if (openings)
+        inputs[ninputs++] = openings;
+    unsigned flags = CLI_OUTPUT_KEEP_TMP | (force ? CLI_OUTPUT_FORCE : 0) |
+                     (resume || resume_if_present ? CLI_OUTPUT_EXISTING : 0);
 #ifdef XQLAB_WITH_MPI
     char index_out[1024] = "", shard_out[1100];
     if (mpi.active) {
@@ -319,30 +346,36 @@ int cmd_selfplay(int argc, char **argv)
             goto cleanup;
         }
         out = shard_out;
-        /* The index is rewritten at the end of a resumed run. */
-        if (mpi.rank == 0 && !resume && !resume_if_present && access(index_out, F_OK) == 0) {
-            status = cli_error(EXIT_FAILURE_RUN, "selfplay", "%s already exists: choose another -o "
-                               "or remove it (nothing was overwritten)", index_out);
+        /* Rank 0 writes the index over the shards at the end (again after a resumed run). */
+        if (mpi.rank == 0 &&
+            (status = cli_output_claim(&index_output, "selfplay", "-o", index_out, flags & ~CLI_OUTPUT_KEEP_TMP,
+                                       inputs, ninputs)) != EXIT_OK)
             goto cleanup;
-        }
     }
 #endif
-    char tmp_path[1200];
-    snprintf(tmp_path, sizeof tmp_path, "%s.tmp", out ? out : "");
-    if (out && (resume || resume_if_present) && dsw_finished(out)) {
+    /* The lock comes before anything looks at or touches OUT.tmp (cli/output.h). */
+    if (out && (status = cli_output_claim(&output, "selfplay", "-o", out, flags, inputs, ninputs)) != EXIT_OK)
+        goto cleanup;
+    struct stat tmp_stat;
+    bool have_tmp = out && lstat(output.tmp, &tmp_stat) == 0;
+    if (out && (resume || resume_if_present) && output.exists && dsw_finished(out)) {
         /* Finished, maybe killed between the final rename and the clean-up (whose leftovers
          * dsw_finished removed): nothing to resume, the run is complete. */
         already_complete = true;
         resume = false;
     } else if (out && resume_if_present) {
         /* A requeued batch job runs the same command again: finish what is there. */
-        resume = access(tmp_path, F_OK) == 0;
+        resume = have_tmp;
     }
-    if (out && !resume && !already_complete && access(out, F_OK) == 0) {
-        status = cli_error(EXIT_FAILURE_RUN, "selfplay", "%s already exists: choose another -o "
-                           "or remove it (nothing was overwritten)", out);
+    if (out && !resume && !already_complete && have_tmp && !force) {
+        status = cli_error(EXIT_FAILURE_RUN, "selfplay", "%s: holds an interrupted run: run the same command with "
+                           "--resume to complete it, or add --force to discard it and start again (nothing was "
+                           "touched)", output.tmp);
         goto cleanup;
     }
+    if (out && !resume && !already_complete && have_tmp)
+        fprintf(stderr, "xqlab selfplay: warning: %s: discarding the interrupted run it holds (--force)\n",
+                output.tmp);
 
     char command_line[2048] = "";
     size_t used = 0;
@@ -457,7 +490,9 @@ int cmd_selfplay(int argc, char **argv)
             printf("dataset      %s\n", out);
     }
 cleanup:
+    cli_output_release(&output);
 #ifdef XQLAB_WITH_MPI
+    cli_output_release(&index_output);
     status = selfplay_mpi_end(&mpi, status);
 #endif
     totals_free(&totals);

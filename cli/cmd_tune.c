@@ -11,6 +11,7 @@
 #include "bad_option.h"
 #include "common.h"
 #include "dataset.h"
+#include "output.h"
 #include "params.h"
 #include "tune.h"
 #include "weights.h"
@@ -33,6 +34,7 @@ static void usage(FILE *out)
         "                        every file must hold this variant with the same rule text\n"
         "  -o, --output FILE     weights file to write (default VARIANT-tuned.ini)\n"
         "      --values FILE     piece-value JSON (default: the output with .json)\n"
+        "      --force           replace an existing weights or JSON file (never an input)\n"
         "      --start FILE      starting weights (default: the nearest shipped file, the one\n"
         "                        naming most of the rule set's features, as in selfplay;\n"
         "                        'none': the variant's piece values)\n"
@@ -229,18 +231,13 @@ static void print_tables(const Report *p)
     printf("\nweights: %s\n", p->weights_out);
 }
 
+/* Writes the weights file into the claimed output; the message is printed on failure. */
 static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, const char *start,
-                         XqError *err)
+                         CliOutput *out)
 {
-    char tmp[4096];
-    FILE *f = cli_replace_open(p->weights_out, tmp, sizeof tmp);
-    if (!f) {
-        snprintf(err->file, sizeof err->file, "%.500s", p->weights_out);
-        err->line = 0;
-        snprintf(err->message, sizeof err->message, "cannot create the weights file: %s",
-                 strerror(errno));
-        return -1;
-    }
+    FILE *f = cli_output_fopen(out);
+    if (!f)
+        return EXIT_FAILURE_RUN;
     time_t now = time(NULL);
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -273,24 +270,12 @@ static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, c
     for (int i = 0; i < eval_feature_count(e); i++)
         eval_set_weight(e, i, p->r->w[i]);
     char *text = malloc(1 << 16);
-    if (text) {
-        eval_write_weights(e, text, 1 << 16);
-        fputs(text, f);
-        free(text);
-    }
-    if (!text) {
-        fclose(f);
-        remove(tmp);
-        errno = ENOMEM;
-    }
-    if (!text || cli_replace_commit(f, tmp, p->weights_out) != 0) {
-        snprintf(err->file, sizeof err->file, "%.500s", p->weights_out);
-        err->line = 0;
-        snprintf(err->message, sizeof err->message, "could not write the weights file: %s",
-                 strerror(errno));
-        return -1;
-    }
-    return 0;
+    if (!text)
+        return cli_error(EXIT_FAILURE_RUN, "tune", "out of memory writing %s", p->weights_out);
+    eval_write_weights(e, text, 1 << 16);
+    fputs(text, f);
+    free(text);
+    return cli_output_commit(out);
 }
 
 int cmd_tune(int argc, char **argv)
@@ -303,7 +288,7 @@ int cmd_tune(int argc, char **argv)
     SearchParams sp;
     params_default(&sp);
     o.eval_scale = sp.eval_scale;
-    bool json = false, quiet = false;
+    bool json = false, quiet = false, force = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
@@ -371,6 +356,8 @@ int cmd_tune(int argc, char **argv)
             json = true;
         } else if (!strcmp(a, "--quiet")) {
             quiet = true;
+        } else if (!strcmp(a, "--force")) {
+            force = true;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_bad_option("tune", a, usage);
         } else {
@@ -395,6 +382,7 @@ int cmd_tune(int argc, char **argv)
     memset(&r, 0, sizeof r);
     double *w0 = NULL;
     PieceValue *values = NULL;
+    CliOutput weights_file = CLI_OUTPUT_INIT, values_file = CLI_OUTPUT_INIT;
     if (variant_arg) {
         v = cli_load_variant(variant_arg);
         if (!v)
@@ -425,6 +413,18 @@ int cmd_tune(int argc, char **argv)
         with_extension(out, ".json", valbuf, sizeof valbuf);
         values_out = valbuf;
     }
+    /* Both outputs are claimed before the data is read: a refusal costs nothing, and nothing the
+     * command reads (datasets, starting weights) can be one of them. */
+    const char *inputs[MAX_FILES + 1];
+    int ninputs = 0;
+    for (int i = 0; i < nfiles; i++)
+        inputs[ninputs++] = files[i];
+    if (start)
+        inputs[ninputs++] = start;
+    unsigned flags = force ? CLI_OUTPUT_FORCE : 0;
+    if (cli_output_claim(&weights_file, "tune", "-o", out, flags, inputs, ninputs) != EXIT_OK ||
+        cli_output_claim(&values_file, "tune", "--values", values_out, flags, inputs, ninputs) != EXIT_OK)
+        goto cleanup;
     int unit = tune_default_unit(e, v);
     if (unit < 0) {
         status = EXIT_FAILURE_RUN;
@@ -484,29 +484,22 @@ int cmd_tune(int argc, char **argv)
         .unit = eval_feature_name(e, unit) + strlen("material."), .values = values,
         .nvalues = nvalues, .weights_out = out, .seconds_load = t1 - t0, .seconds_fit = t2 - t1,
     };
-    if (write_weights(&rep, e, argc, argv, start, &err) != 0) {
-        status = cli_report("tune", &err);
+    if (write_weights(&rep, e, argc, argv, start, &weights_file) != EXIT_OK)
         goto cleanup;
-    }
-    char values_tmp[4096];
-    FILE *jf = cli_replace_open(values_out, values_tmp, sizeof values_tmp);
-    if (!jf) {
-        cli_error(EXIT_FAILURE_RUN, "tune", "%s: cannot create the piece-value file: %s",
-                  values_out, strerror(errno));
+    FILE *jf = cli_output_fopen(&values_file);
+    if (!jf)
         goto cleanup;
-    }
     write_json(jf, &rep);
-    if (cli_replace_commit(jf, values_tmp, values_out) != 0) {
-        cli_error(EXIT_FAILURE_RUN, "tune", "%s: could not write the piece-value file: %s",
-                  values_out, strerror(errno));
+    if (cli_output_commit(&values_file) != EXIT_OK)
         goto cleanup;
-    }
     if (json)
         write_json(stdout, &rep);
     else
         print_tables(&rep);
     status = EXIT_OK;
 cleanup:
+    cli_output_release(&values_file);
+    cli_output_release(&weights_file);
     free(w0);
     free(values);
     tune_result_free(&r);

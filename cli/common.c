@@ -152,32 +152,3 @@ double cli_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
-
-FILE *cli_replace_open(const char *path, char *tmp, size_t tmp_size)
-{
-    if ((size_t)snprintf(tmp, tmp_size, "%s.tmp", path) >= tmp_size) {
-        errno = ENAMETOOLONG;
-        return NULL;
-    }
-    return fopen(tmp, "w");
-}
-
-int cli_replace_commit(FILE *f, const char *tmp, const char *path)
-{
-    int bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
-    int saved = errno;
-    if (fclose(f) != 0 && !bad) {
-        bad = 1;
-        saved = errno;
-    }
-    if (!bad && rename(tmp, path) != 0) {
-        bad = 1;
-        saved = errno;
-    }
-    if (bad) {
-        remove(tmp);
-        errno = saved;
-        return -1;
-    }
-    return 0;
-}

@@ -57,11 +57,4 @@ void cli_stop_signals_release(void);
 /* Monotonic clock in seconds. */
 double cli_now(void);
 
-/* Crash-safe output files: cli_replace_open creates PATH.tmp (tmp receives the name, at least
- * strlen(path) + 5 bytes); cli_replace_commit flushes, fsyncs, closes and renames it over PATH, so
- * a killed process leaves PATH old or complete, never half written (a stale PATH.tmp is truncated
- * by the next run). On a write error the .tmp is removed. Both return NULL / -1 with errno set. */
-FILE *cli_replace_open(const char *path, char *tmp, size_t tmp_size);
-int cli_replace_commit(FILE *f, const char *tmp, const char *path);
-
 #endif

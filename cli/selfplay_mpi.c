@@ -290,7 +290,7 @@ int selfplay_mpi_run(SelfplayMpi *m, SelfplayOptions *o, uint64_t total_games, b
         snprintf(err->message, sizeof err->message, "out of memory");
     } else {
         MergeStats st;
-        status = merge_shards((const char *const *)paths, m->size, index_out, true, false, command_line, &st,
+        status = merge_shards((const char *const *)paths, m->size, index_out, true, false, false, command_line, &st,
                               err);
     }
     for (int r = 0; paths && r < m->size; r++)

@@ -576,9 +576,14 @@ static int write_output(const char *tmp, const char *out, Source *src, int count
                         const char *command_line, XqError *err)
 {
     int rc = -1;
-    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0)
-        return schema_fail(err, tmp, "cannot create the file");
+    /* Exclusive: the caller removed a stale OUT.tmp under its lock (cli/output.h), so one that
+     * exists now is another writer's, never to be truncated or followed. */
+    errno = 0;
+    hid_t f = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) {
+        int e = errno;
+        return schema_fail(err, tmp, "cannot create the file%s%s", e ? ": " : "", e ? strerror(e) : "");
+    }
     int32_t npoints = 0;
     uint64_t total[LEN_COUNT];
     for (int k = 0; k < LEN_COUNT; k++)
@@ -630,14 +635,15 @@ cleanup:
 }
 
 int merge_shards(const char *const *paths, int count, const char *out, bool index, bool allow_partial,
-                 const char *command_line, MergeStats *stats, XqError *err)
+                 bool replace, const char *command_line, MergeStats *stats, XqError *err)
 {
     schema_quiet_hdf5();
     memset(stats, 0, sizeof *stats);
     if (count < 1)
         return fail(err, out, "no shard files given");
-    if (access(out, F_OK) == 0)
-        return fail(err, out, "already exists: choose another -o or remove it (nothing was overwritten)");
+    if (!replace && access(out, F_OK) == 0)
+        return fail(err, out, "already exists: choose another -o, or add --force to replace it (nothing was "
+                    "overwritten)");
     if (xq_zstd_register() < 0)
         return fail(err, out, "cannot register the zstd filter");
     Source *src = calloc((size_t)count, sizeof *src);

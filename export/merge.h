@@ -22,7 +22,8 @@ void merge_shard_range(uint64_t games, int index, int count, uint64_t *first, ui
 int merge_shard_path(const char *out, int index, int count, char *buf, size_t size);
 
 /* Checks that `paths` are the complete shards of one run and joins them into `out` (written as
- * OUT.tmp and renamed; an existing OUT is refused). Refused with *err naming the file: a missing
+ * OUT.tmp, created exclusively, and renamed; an existing OUT is refused unless `replace`). The
+ * caller holds the output's lock and has removed a stale OUT.tmp (cli/output.h). Refused with *err naming the file: a missing
  * file, an unfinished shard (PATH.tmp, no closed_utc, fewer games than its range), another
  * variant, search settings, weights, board or base seed, a file given twice, overlapping ranges,
  * a gap between ranges, a different start position, a VDS index as input, and an incomplete set:
@@ -39,6 +40,6 @@ int merge_shard_path(const char *out, int index, int count, char *buf, size_t si
  * (relative path, created_utc, row counts) so readers can check the sources before reading.
  * `command_line` is recorded in the output. Returns 0 or -1 with *err. */
 int merge_shards(const char *const *paths, int count, const char *out, bool index, bool allow_partial,
-                 const char *command_line, MergeStats *stats, XqError *err);
+                 bool replace, const char *command_line, MergeStats *stats, XqError *err);
 
 #endif

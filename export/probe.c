@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,6 +50,7 @@ int probe_file(const char *path, int (*check)(const char *path, XqError *err), X
     if (pipe(fds) != 0)
         return 0;
     fflush(NULL); /* nothing buffered is written twice */
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -56,6 +58,11 @@ int probe_file(const char *path, int (*check)(const char *path, XqError *err), X
         return 0;
     }
     if (pid == 0) {
+        /* The child shares the parent's open files, output locks included (cli/output.h): it
+         * must not outlive a killed parent and keep a lock the next run would find held. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(0);
         close(fds[0]);
         ProbeReport report;
         memset(&report, 0, sizeof report);

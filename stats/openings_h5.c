@@ -150,7 +150,7 @@ int openings_h5_write(const char *path, const OpeningTree *t, const char *const 
     }
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t file = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
     if (file < 0) {
         free(joined);
         return fail(err, tmp, "cannot create the file");

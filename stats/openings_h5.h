@@ -10,9 +10,10 @@
  * its Wilson 95% interval) and share (of the parent's games) (float64); the group's attributes
  * hold variant_name, root_fen, depth, games, first_move_entropy (bits) and sources (the dataset
  * paths, one a line). The columns are not compressed, so any HDF5 reader opens them without
- * the zstd plugin. The file is written as PATH.tmp and renamed, replacing an older PATH, but
- * never when PATH is one of the `sources` (an input dataset is not touched). Returns 0 or -1
- * with *err. */
+ * the zstd plugin. The file is written as PATH.tmp (created exclusively: a PATH.tmp that exists
+ * is refused, never truncated or followed) and renamed, replacing an older PATH, but never when
+ * PATH is one of the `sources` (an input dataset is not touched). The caller claims PATH first
+ * (cli/output.h: the lock, --force, a stale PATH.tmp). Returns 0 or -1 with *err. */
 int openings_h5_write(const char *path, const OpeningTree *t, const char *const *sources, int nsources,
                       XqError *err);
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """plot_analysis.py - PNG plots of the analysis commands (xqlab report / openings / compare /
 ladder --plots DIR). Reads the command's JSON on stdin (the numbers are computed in C; this script
-never opens a dataset) and writes PNG files into DIR. Exit 3 if matplotlib is missing."""
+never opens a dataset) and writes PNG files into DIR (xqlab gives it a scratch folder and moves
+the files into place under its output rules, listing them). Exit 3 if matplotlib is missing."""
 import json
 import os
 import sys
@@ -24,7 +25,6 @@ def save(fig, out_dir, name):
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
-    sys.stderr.write("plot: %s\n" % path)
 
 
 def score_bar(ax, labels, scores, los, his, title):

@@ -69,7 +69,7 @@ if [ $? -eq 1 ] && grep -q 'python3-matplotlib' "$WORK/err"; then ok "report-plo
 expect openings-text 0 'first move entropy [0-9.]+ bits' -- openings "$WORK/a1.h5" "$WORK/a2.h5" --depth 2 --min-games 1
 expect openings-json 0 '"kind": "openings".*"notation": "WXF"' -- openings --json "$WORK/a1.h5" --depth 3
 expect openings-h5 0 'wrote /openings' -- openings "$WORK/a1.h5" --h5 "$WORK/tree.h5"
-expect openings-h5-into-input 1 'is an input dataset' -- openings "$WORK/a1.h5" --h5 "$WORK/a1.h5"
+expect openings-h5-into-input 1 'is an input of this command' -- openings "$WORK/a1.h5" --h5 "$WORK/a1.h5"
 expect openings-bad-depth 2 'depth' -- openings "$WORK/a1.h5" --depth 0
 
 expect compare-text 0 'search settings line [0-9]+: .playouts = 8. vs .playouts = 16.' -- \
@@ -91,7 +91,7 @@ expect export-bad-notation 2 'expects iccs or wxf' -- export "$WORK/a1.h5" --pgn
 expect export-iccs 0 '^1\. [a-i][0-9][a-i][0-9] ' -- export "$WORK/a1.h5" --pgn - --games 0 --notation iccs
 expect export-range-past-end 2 'past the last game' -- export "$WORK/a1.h5" --pgn - --games 99
 expect export-bad-range 2 'expects N, A-B' -- export "$WORK/a1.h5" --pgn - --games x
-expect export-into-input 2 'is an input dataset' -- export "$WORK/a1.h5" --pgn "$WORK/a1.h5"
+expect export-into-input 1 'is an input of this command' -- export "$WORK/a1.h5" --pgn "$WORK/a1.h5"
 expect export-no-pgn 2 'needs --pgn' -- export "$WORK/a1.h5"
 
 expect ladder 0 'from 4 to 8 playouts: red score' -- ladder -v xiangqi --playouts 4,8 -n 4 -t 2 --seed 3

@@ -36,12 +36,13 @@ t0=$(now_ms)
 $xqlab merge $shards -o "$dir/ref.h5" >/dev/null || fail "reference merge"
 span=$(( $(now_ms) - t0 + 20 ))
 out="$dir/m.h5"
-# check_merge_left: after a kill only m.h5 (complete) and m.h5.tmp may exist.
+# check_merge_left: after a kill only m.h5 (complete), m.h5.tmp and m.h5.lock (its lock was
+# the killed process's own and went with it: the next run takes it again) may exist.
 check_merge_left() {
   for f in "$dir"/m.h5*; do
     case "$f" in
       "$out") $compare "$dir/ref.h5" "$out" >/dev/null || fail "killed merge left an incomplete $out" ;;
-      "$out.tmp"|"$dir/m.h5*") ;;
+      "$out.tmp"|"$out.lock"|"$dir/m.h5*") ;;
       *) fail "killed merge left $f" ;;
     esac
   done
@@ -63,7 +64,7 @@ while [ $i -lt "$kills" ]; do
   # The next command after a kill must complete from whatever was left.
   if [ ! -e "$out" ]; then
     $xqlab merge $shards -o "$out" >/dev/null 2>"$dir/err" || { cat "$dir/err"; fail "merge after a kill"; }
-    [ ! -e "$out.tmp" ] || fail "merge after a kill left $out.tmp"
+    [ ! -e "$out.tmp" ] && [ ! -e "$out.lock" ] || fail "merge after a kill left $out.tmp or $out.lock"
     $compare "$dir/ref.h5" "$out" >/dev/null || fail "merge after a kill differs from the reference"
   fi
 done
@@ -84,7 +85,7 @@ check_tune_left() {
     case "$f" in
       "$dir/w.ini") weights "$f" | cmp -s - "$dir/ref.w" || fail "killed tune left an incomplete $f" ;;
       "$dir/w.json") values "$f" | cmp -s - "$dir/ref.v" || fail "killed tune left an incomplete $f" ;;
-      "$dir/w.ini.tmp"|"$dir/w.json.tmp"|"$dir/w.*") ;;
+      "$dir/w.ini.tmp"|"$dir/w.json.tmp"|"$dir/w.ini.lock"|"$dir/w.json.lock"|"$dir/w.*") ;;
       *) fail "killed tune left $f" ;;
     esac
   done
@@ -103,8 +104,10 @@ while [ $i -lt "$kills" ]; do
   [ $rc -eq 0 ] || [ $rc -eq 137 ] || { cat "$dir/err"; fail "tune attempt $attempts exited $rc"; }
   [ $rc -eq 137 ] && [ -e "$dir/w.ini.tmp" -o -e "$dir/w.json.tmp" ] && landed=$((landed + 1))
   check_tune_left
-  $xqlab $tune -o "$dir/w.ini" >/dev/null 2>"$dir/err" || { cat "$dir/err"; fail "tune after a kill"; }
-  [ ! -e "$dir/w.ini.tmp" ] && [ ! -e "$dir/w.json.tmp" ] || fail "tune after a kill left a .tmp"
+  # A kill after the first rename leaves w.ini complete: the rerun replaces it (--force).
+  $xqlab $tune -o "$dir/w.ini" --force >/dev/null 2>"$dir/err" || { cat "$dir/err"; fail "tune after a kill"; }
+  [ ! -e "$dir/w.ini.tmp" ] && [ ! -e "$dir/w.json.tmp" ] && [ ! -e "$dir/w.ini.lock" ] && [ ! -e "$dir/w.json.lock" ] ||
+    fail "tune after a kill left a .tmp or .lock"
   weights "$dir/w.ini" | cmp -s - "$dir/ref.w" || fail "tune after a kill: weights differ"
   values "$dir/w.json" | cmp -s - "$dir/ref.v" || fail "tune after a kill: piece values differ"
 done
@@ -113,6 +116,7 @@ echo "tune: $i kills in $attempts attempts ($landed while a .tmp existed), every
 # Stale *.tmp files of a run killed while writing are replaced and gone after the next run.
 echo "half a weights file" > "$dir/w.ini.tmp"
 echo "{\"half" > "$dir/w.json.tmp"
+rm -f "$dir/w.ini" "$dir/w.json"
 $xqlab $tune -o "$dir/w.ini" >/dev/null 2>"$dir/err" || { cat "$dir/err"; fail "tune over stale .tmp"; }
 [ ! -e "$dir/w.ini.tmp" ] && [ ! -e "$dir/w.json.tmp" ] || fail "stale .tmp files not cleaned up"
 weights "$dir/w.ini" | cmp -s - "$dir/ref.w" || fail "tune over stale .tmp: weights differ"
