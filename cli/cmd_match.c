@@ -13,6 +13,7 @@
 #include "bad_option.h"
 #include "common.h"
 #include "match.h"
+#include "output.h"
 #include "pgn.h"
 #include "search_options.h"
 #include "weights.h"
@@ -55,15 +56,15 @@ static void usage(FILE *out)
         "      --quiet           no progress lines\n");
 }
 
-/* The kept games as PGN (crash-safe: FILE.tmp renamed over FILE). Red and Black name the
- * players with their A / B role. */
-static int write_pgn(const char *path, const Variant *v, GameRecord *records, uint64_t n, const char *a_label,
+/* The kept games as PGN into the claimed output (cli/output.h: FILE.tmp renamed over FILE).
+ * Red and Black name the players with their A / B role. */
+static int write_pgn(CliOutput *out, const Variant *v, GameRecord *records, uint64_t n, const char *a_label,
                      const char *b_label, const char *openings)
 {
-    char tmp[1100], a_name[300], b_name[300], event[400], round[32], date[16];
-    FILE *f = cli_replace_open(path, tmp, sizeof tmp);
+    char a_name[300], b_name[300], event[400], round[32], date[16];
+    FILE *f = cli_output_fopen(out);
     if (!f)
-        return cli_error(EXIT_FAILURE_RUN, "match", "%s: cannot create: %s", tmp, strerror(errno));
+        return EXIT_FAILURE_RUN;
     snprintf(a_name, sizeof a_name, "A: %s", a_label);
     snprintf(b_name, sizeof b_name, "B: %s", b_label);
     snprintf(event, sizeof event, "xqlab match, %s%s%s", v->name, openings ? ", openings " : "", openings ? openings : "");
@@ -80,16 +81,13 @@ static int write_pgn(const char *path, const Variant *v, GameRecord *records, ui
         bool a_red = g % 2 == 0;
         PgnTags tags = {event, NULL, date, round, a_red ? a_name : b_name, a_red ? b_name : a_name,
                         PGN_NOTATION_DEFAULT, false};
-        if (pgn_write_game(f, v, &records[g], &tags, &err) < 0) {
-            fclose(f);
-            unlink(tmp);
+        if (pgn_write_game(f, v, &records[g], &tags, &err) < 0)
             return cli_error(EXIT_FAILURE_RUN, "match", "--pgn: game %" PRIu64 ": %s", g + 1, err.message);
-        }
         written++;
     }
-    if (cli_replace_commit(f, tmp, path) != 0)
-        return cli_error(EXIT_FAILURE_RUN, "match", "%s: write error: %s", path, strerror(errno));
-    fprintf(stderr, "xqlab match: %" PRIu64 " games written to %s\n", written, path);
+    if (cli_output_commit(out) != EXIT_OK)
+        return EXIT_FAILURE_RUN;
+    fprintf(stderr, "xqlab match: %" PRIu64 " games written to %s\n", written, out->path);
     return EXIT_OK;
 }
 
@@ -172,9 +170,6 @@ int cmd_match(int argc, char **argv)
     if (openings && opening_given)
         return cli_error(EXIT_USAGE, "match", "--openings and --opening-plies exclude each other (a book "
                          "opening replaces the random moves)");
-    if (pgn_out && !force && access(pgn_out, F_OK) == 0)
-        return cli_error(EXIT_FAILURE_RUN, "match", "%s already exists: choose another --pgn or pass --force "
-                         "(nothing was overwritten)", pgn_out);
 
     int status = EXIT_OK;
     XqError err;
@@ -185,14 +180,26 @@ int cmd_match(int argc, char **argv)
     Variant *v = NULL;
     Book book = {0};
     GameRecord *records = NULL;
+    CliOutput pgn = CLI_OUTPUT_INIT;
     uint64_t pairs = (uint64_t)(games + 1) / 2;
-    if (preset && (status = cli_load_preset("match", preset, &base)) != EXIT_OK)
+    /* Claimed before the games (cli/output.h): a refused --pgn costs nothing. */
+    const char *inputs[1] = {openings};
+    if (pgn_out && (status = cli_output_claim(&pgn, "match", "--pgn", pgn_out, force ? CLI_OUTPUT_FORCE : 0,
+                                              inputs, openings ? 1 : 0)) != EXIT_OK)
         return status;
-    if (player_parse(&sa, a_text, &base, &err) < 0 || player_parse(&sb, b_text, &base, &err) < 0)
+    if (preset && (status = cli_load_preset("match", preset, &base)) != EXIT_OK) {
+        cli_output_release(&pgn);
+        return status;
+    }
+    if (player_parse(&sa, a_text, &base, &err) < 0 || player_parse(&sb, b_text, &base, &err) < 0) {
+        cli_output_release(&pgn);
         return cli_error(EXIT_USAGE, "match", "%s: %s", err.file, err.message);
+    }
     v = cli_load_variant(variant_arg);
-    if (!v)
+    if (!v) {
+        cli_output_release(&pgn);
         return EXIT_FAILURE_RUN;
+    }
     WeightsChoice wchoice;
     if ((status = cli_weights_nearest("match", v, &wchoice)) != EXIT_OK)
         goto cleanup;
@@ -324,11 +331,12 @@ int cmd_match(int argc, char **argv)
                    : t.sprt_verdict == SPRT_ACCEPT_H0 ? "H0 accepted (A is not stronger by E1)"
                                                       : "no verdict (game limit reached)");
     }
-    if (pgn_out && (status = write_pgn(pgn_out, v, records, pairs * 2, sa.label, sb.label, openings)) != EXIT_OK)
+    if (pgn_out && (status = write_pgn(&pgn, v, records, pairs * 2, sa.label, sb.label, openings)) != EXIT_OK)
         goto cleanup;
     if (t.interrupted)
         status = 130;
 cleanup:
+    cli_output_release(&pgn);
     for (uint64_t g = 0; records && g < pairs * 2; g++)
         free(records[g].moves);
     free(records);

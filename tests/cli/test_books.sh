@@ -79,7 +79,7 @@ done
     fail "match pair 3: '$(fen_of "$WORK/m.pgn" 5)'"
 awk '/^\[Red /{print}' "$WORK/m.pgn" | head -2 | tr '\n' ' ' | grep -q '\[Red "A: mcts:playouts=16"\] \[Red "B: random"\]' &&
     ok "match --pgn: A is Red in game 1, B in game 2" || fail "match --pgn colours: $(grep '^\[Red ' "$WORK/m.pgn" | head -2)"
-expect match-pgn-exists 1 'already exists: choose another --pgn or pass --force' -- match -v xiangqi --a random --b random -n 2 --pgn "$WORK/m.pgn" --quiet
+expect match-pgn-exists 1 'already exists: choose another --pgn, or add --force' -- match -v xiangqi --a random --b random -n 2 --pgn "$WORK/m.pgn" --quiet
 [ "$(grep -c '^\[Event ' "$WORK/m.pgn")" -eq 6 ] && ok "existing --pgn untouched" || fail "existing --pgn changed"
 expect match-pgn-force 0 '2 games written' -- match -v xiangqi --a random --b random -n 2 --pgn "$WORK/m.pgn" --quiet --force
 expect match-pgn-imports 0 '2 games of xiangqi imported' -- import "$WORK/m.pgn" -o "$WORK/m.h5"
