@@ -17,5 +17,6 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_engine(int argc, char **argv);
 
 #endif

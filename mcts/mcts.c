@@ -716,11 +716,12 @@ static float root_value(const Mcts *m)
     return root->visits ? -root->value_sum / (float)root->visits : 0.0f;
 }
 
-/* The principal variation into pv (at most MCTS_PV_MAX moves): the root's best move, then the
- * best child of each node below while it has been visited; it ends after an undrawn reveal,
+/* The principal variation into pv (at most MCTS_PV_MAX moves) and the visits of its nodes: the
+ * root's best move, then the best child of each node below while it has been visited; it ends
+ * after an undrawn reveal,
  * whose outcome is chance. Moves are played on pos to translate them out of the search's view
  * (hidden_view_game_move) and undone. */
-static int principal_variation(Mcts *m, Position *pos, Move *pv)
+static int principal_variation(Mcts *m, Position *pos, Move *pv, uint32_t *visits)
 {
     int n = 0, played = 0;
     Move moves[MCTS_PV_MAX];
@@ -729,6 +730,7 @@ static int principal_variation(Mcts *m, Position *pos, Move *pv)
         const Node *c = &m->nodes[node->first_child + (uint32_t)best_child(m, node)];
         if (n > 0 && c->visits == 0 && !c->proven)
             break;
+        visits[n] = c->visits;
         pv[n++] = hidden_view_game_move(pos, c->move);
         if (c->state == NODE_CHANCE || (hidden_on(m->v) && hidden_is_chance(pos, c->move)))
             break;
@@ -757,7 +759,7 @@ static void report_info(Mcts *m, Position *pos, int playouts, double seconds)
     info.proven = (int)proof_value(m->nodes[0].proven);
     info.proven_plies = proven_plies(m->nodes[0].proven);
     info.arena_permille = (int)((uint64_t)m->used * 1000 / m->capacity);
-    info.pv_len = principal_variation(m, pos, info.pv);
+    info.pv_len = principal_variation(m, pos, info.pv, info.pv_visits);
     m->control.info(&info, m->control.info_user);
 }
 
@@ -868,10 +870,13 @@ static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResul
     out->proven = (int)proof_value(root->proven);
     out->proven_plies = proven_plies(root->proven);
     out->value = root_value(m);
-    out->pv_len = principal_variation(m, pos, out->pv);
+    out->pv_len = principal_variation(m, pos, out->pv, out->pv_visits);
     if (out->pv_len > 0 && out->pv[0] != hidden_view_game_move(pos, out->best)) {
         out->pv[0] = hidden_view_game_move(pos, out->best); /* the exact mate search's choice */
         out->pv_len = 1;
+        for (int i = 0; i < root->nchildren; i++)
+            if (child[i].move == out->best)
+                out->pv_visits[0] = child[i].visits;
     }
     out->seconds = clock_seconds() - start;
     out->static_eval = (float)tanh(eval_score(m->e, pos) / m->p->eval_scale);

@@ -36,6 +36,7 @@ typedef struct SearchResult {
     double seconds;            /* wall time of the search (monotonic clock) */
     int pv_len;                /* principal variation: best, then the most visited line below */
     Move pv[MCTS_PV_MAX];      /* it, ending at a leaf or at an undrawn reveal (a chance event) */
+    uint32_t pv_visits[MCTS_PV_MAX]; /* visits of the node each move leads to */
 } SearchResult;
 
 /* Progress of a running search, given to the SearchControl callback. */
@@ -50,6 +51,7 @@ typedef struct SearchInfo {
     int arena_permille;        /* share of the node arena in use, per mille */
     int pv_len;
     Move pv[MCTS_PV_MAX];      /* as SearchResult.pv, in the game's notation */
+    uint32_t pv_visits[MCTS_PV_MAX];
 } SearchInfo;
 
 typedef void (*SearchInfoFn)(const SearchInfo *info, void *user);

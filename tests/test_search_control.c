@@ -180,6 +180,12 @@ static void pv_and_root_statistics(void **state)
     assert_true(r.pv_len >= 2);
     assert_int_equal(r.pv[0], r.best);
     assert_line_legal(f->pos, r.pv, r.pv_len);
+    /* Each step of the line is its node's most visited child: visits only fall along it. */
+    for (int i = 0; i < r.pv_len; i++) {
+        assert_true(r.pv_visits[i] >= 1);
+        if (i > 0)
+            assert_true(r.pv_visits[i] < r.pv_visits[i - 1]);
+    }
     double prior_sum = 0;
     uint32_t most = 0, best_visits = 0;
     for (int i = 0; i < r.nchildren; i++) {
