@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bad_option.h"
 #include "commands.h"
 #include "common.h"
 #include "engine.h"
@@ -29,8 +30,8 @@ static void usage(FILE *out)
         "options:\n"
         "  -v, --variant V     starting rule set: a shipped name or a variant file (default\n"
         "                      xiangqi; UCI_Variant and VariantFile change it later)\n"
-        "      --weights FILE  evaluation weights (default configs/weights/VARIANT.ini, else\n"
-        "                      the piece values of the rule set)\n"
+        "      --weights FILE  evaluation weights, or none (default: the nearest shipped file,\n"
+        "                      as the other commands; WeightsFile changes it later)\n"
         "      --preset NAME   search settings (configs/runs/NAME.ini or a file)\n"
         "      --set KEY=VALUE a search parameter (docs/cli.md); repeatable; the tree memory is\n"
         "                      the Hash option (MiB), not arena_nodes\n"
@@ -62,12 +63,8 @@ int cmd_engine(int argc, char **argv)
             sets[nsets++] = argv[++i];
         } else if (!strcmp(a, "--log") && has) {
             log_path = argv[++i];
-        } else if (!strcmp(a, "-v") || !strcmp(a, "--variant") || !strcmp(a, "--weights") ||
-                   !strcmp(a, "--preset") || !strcmp(a, "--set") || !strcmp(a, "--log")) {
-            return cli_error(EXIT_USAGE, CMD, "%s needs a value", a);
         } else {
-            return cli_error(EXIT_USAGE, CMD, "unknown option '%s' (xqlab engine --help lists "
-                             "them)", a);
+            return cli_bad_option(CMD, a, usage);
         }
     }
     for (int i = 0; i < nsets; i++)

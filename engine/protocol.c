@@ -144,6 +144,7 @@ void protocol_show(EngineContext *c, const char *prefix)
     pos_get_fen(pos, fen, sizeof fen);
     game_status_format(session_status(c->s), status, sizeof status);
     eo_line(c->out, "%s variant %s", prefix, session_variant(c->s)->name);
+    eo_line(c->out, "%s weights %s", prefix, session_weights_line(c->s));
     eo_line(c->out, "%s fen %s", prefix, fen);
     eo_line(c->out, "%s status %s", prefix, status);
 }

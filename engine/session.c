@@ -18,6 +18,7 @@
 
 #include "hidden.h"
 #include "notation.h"
+#include "weights_choice.h"
 
 enum {
     MAX_THREADS = 64,
@@ -49,7 +50,8 @@ struct Session {
 
     Variant *v;
     Evaluator *e;
-    char weights_arg[1024];      /* the user's weights file, "" for the rule set's default */
+    char weights_arg[1024];      /* the user's weights file, "none", or "" for the nearest */
+    char weights_line[1024];     /* which weights are in use, in one line */
     SearchParams params;         /* base parameters (options and command line) */
     int threads, hash_mb, overhead_ms, info_interval_ms;
 
@@ -219,24 +221,43 @@ static void sync_trees(Session *s)
 
 /* ---- creation and settings ------------------------------------------------------------------ */
 
+/* The evaluator for rule set v: the user's weights file, "none" (every weight at its default),
+ * or without one the nearest shipped weights file (eval/weights_choice.h), as the other
+ * commands choose it. *describe gets the choice in one line. */
 static int load_evaluator(Session *s, const Variant *v, const char *weights_arg, Evaluator **out,
-                          char *err)
+                          char *describe, size_t describe_size, char *err)
 {
-    char path[1200];
-    const char *file = NULL;
-    if (weights_arg && *weights_arg) {
-        file = weights_arg;
-    } else {
-        snprintf(path, sizeof path, "%s/weights/%s.ini", s->config_dir, v->name);
-        file = file_exists(path) ? path : NULL;
-    }
+    WeightsChoice choice;
+    memset(&choice, 0, sizeof choice);
     XqError e;
-    *out = eval_create(v, file, &e);
+    if (!weights_arg || !*weights_arg) {
+        char wdir[1100], vdir[1100];
+        snprintf(wdir, sizeof wdir, "%s/weights", s->config_dir);
+        snprintf(vdir, sizeof vdir, "%s/variants", s->config_dir);
+        if (weights_choose(v, wdir, vdir, &choice, &e) != 0) {
+            char msg[SESSION_ERR_MAX];
+            xq_error_format(&e, msg, sizeof msg);
+            return fail(err, "weights: %s", msg);
+        }
+    } else if (!strcmp(weights_arg, "none")) {
+        choice.how = WEIGHTS_OFF;
+    } else {
+        choice.how = WEIGHTS_GIVEN;
+        snprintf(choice.path, sizeof choice.path, "%s", weights_arg);
+    }
+    *out = eval_create(v, choice.path[0] ? choice.path : NULL, &e);
     if (!*out) {
         char msg[SESSION_ERR_MAX];
         xq_error_format(&e, msg, sizeof msg);
         return fail(err, "weights: %s", msg);
     }
+    if (choice.how == WEIGHTS_GIVEN) {
+        Evaluator *bare = eval_create(v, NULL, &e);
+        if (bare && weights_fit(bare, choice.path, &choice.fit, &e) != 0)
+            memset(&choice.fit, 0, sizeof choice.fit);
+        eval_free(bare);
+    }
+    weights_describe(&choice, *out, describe, describe_size);
     return 0;
 }
 
@@ -301,7 +322,8 @@ Session *session_create(const SessionConfig *cfg, EngineOutput *out, char *err)
     if (cfg->weights)
         snprintf(s->weights_arg, sizeof s->weights_arg, "%s", cfg->weights);
     s->v = load_variant(s, cfg->variant ? cfg->variant : "xiangqi", err);
-    if (!s->v || load_evaluator(s, s->v, s->weights_arg, &s->e, err) != 0) {
+    if (!s->v || load_evaluator(s, s->v, s->weights_arg, &s->e, s->weights_line,
+                                sizeof s->weights_line, err) != 0) {
         session_free(s);
         return NULL;
     }
@@ -335,17 +357,18 @@ int session_set_variant(Session *s, const char *name_or_path, char *err)
     if (!v)
         return -1;
     Evaluator *e = NULL;
-    if (load_evaluator(s, v, s->weights_arg, &e, err) != 0) {
-        /* The user's weights name features this rule set lacks: the rule set's own default
-         * is used, and the message says so. */
+    char line[sizeof s->weights_line];
+    if (load_evaluator(s, v, s->weights_arg, &e, line, sizeof line, err) != 0) {
+        /* The user's weights name features this rule set lacks: the nearest shipped weights
+         * are used, and the message says so. */
         char why[SESSION_ERR_MAX];
         snprintf(why, sizeof why, "%s", err);
-        if (load_evaluator(s, v, "", &e, err) != 0) {
+        if (load_evaluator(s, v, "", &e, line, sizeof line, err) != 0) {
             variant_free(v);
             return -1;
         }
-        fail(err, "WeightsFile does not fit rule set %s (%s); using its default weights",
-             v->name, why);
+        fail(err, "WeightsFile does not fit rule set %s (%s); using the nearest shipped weights "
+             "instead", v->name, why);
         s->weights_arg[0] = '\0';
     } else if (err) {
         err[0] = '\0';
@@ -355,6 +378,7 @@ int session_set_variant(Session *s, const char *name_or_path, char *err)
     variant_free(s->v);
     s->v = v;
     s->e = e;
+    snprintf(s->weights_line, sizeof s->weights_line, "%s", line);
     s->dirty = true;
     s->root_fen[0] = '\0';
     s->nmoves = 0;
@@ -375,17 +399,20 @@ int session_variant_names(const Session *s, const char *const **names)
 int session_set_weights(Session *s, const char *path, char *err)
 {
     Evaluator *e = NULL;
-    if (load_evaluator(s, s->v, path ? path : "", &e, err) != 0)
+    char line[sizeof s->weights_line];
+    if (load_evaluator(s, s->v, path ? path : "", &e, line, sizeof line, err) != 0)
         return -1;
     free_workers(s);
     eval_free(s->e);
     s->e = e;
+    snprintf(s->weights_line, sizeof s->weights_line, "%s", line);
     s->dirty = true;
     snprintf(s->weights_arg, sizeof s->weights_arg, "%s", path ? path : "");
     return 0;
 }
 
 const char *session_weights(const Session *s) { return s->weights_arg; }
+const char *session_weights_line(const Session *s) { return s->weights_line; }
 
 int session_set_param(Session *s, const char *key, const char *value, char *err)
 {

@@ -57,7 +57,7 @@ typedef struct SessionCallbacks {
 typedef struct SessionConfig {
     const char *config_dir;        /* shipped configs: variants/NAME.ini, weights/NAME.ini */
     const char *variant;           /* rule set name or .ini path (NULL: "xiangqi") */
-    const char *weights;           /* weights file (NULL: the rule set's default) */
+    const char *weights;           /* weights file, "none" (NULL: the nearest shipped one) */
     const SearchParams *params;    /* base search parameters (NULL: the defaults) */
 } SessionConfig;
 
@@ -72,16 +72,19 @@ void session_free(Session *s);
 /* ---- settings (not while searching: the protocols stop the search first) ---- */
 
 /* Rule set by shipped name or .ini path; the game restarts from its start position and the
- * weights follow (the WeightsFile if one is set and fits, else the rule set's default). */
+ * weights follow (the WeightsFile if one is set and fits, else the nearest shipped file). */
 int session_set_variant(Session *s, const char *name_or_path, char *err);
 const Variant *session_variant(const Session *s);
 /* The shipped rule set names (sorted), for option lists; valid while the session lives. */
 int session_variant_names(const Session *s, const char *const **names);
-/* Weights file; NULL or "" selects the rule set's default (configs/weights/NAME.ini, else the
+/* Weights file; NULL or "" selects the nearest shipped weights file (eval/weights_choice.h:
+ * the one naming most of the rule set's features), "none" every weight at its default (the
  * piece values of the rule set). */
 int session_set_weights(Session *s, const char *path, char *err);
-/* The weights file as set ("" for the rule set's default). */
+/* The weights file as set ("" for the nearest shipped one). */
 const char *session_weights(const Session *s);
+/* Which weights are in use, in one line (weights_describe). */
+const char *session_weights_line(const Session *s);
 /* One search parameter by name (params_set rules); err names the key and the range. */
 int session_set_param(Session *s, const char *key, const char *value, char *err);
 const SearchParams *session_params(const Session *s);
