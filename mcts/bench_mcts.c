@@ -1,5 +1,6 @@
 /* bench_mcts.c - playouts per second of the search alone, from a few fixed positions, single
- * thread: `bench_mcts [-p playouts] [-n searches] [-q qsearch_depth] [-w weights.ini]`. */
+ * thread: `bench_mcts [-p playouts] [-n searches] [-q qsearch_depth] [-s key=value]...
+ * [-w weights.ini]` (-s sets any search parameter). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,13 +38,24 @@ int main(int argc, char **argv)
         } else if (i + 1 < argc && !strcmp(argv[i], "-q")) {
             if (params_set(&p, "qsearch_depth", argv[++i], &err) != 0)
                 goto bad;
+        } else if (i + 1 < argc && !strcmp(argv[i], "-s")) {
+            char kv[256];
+            snprintf(kv, sizeof kv, "%s", argv[++i]);
+            char *eq = strchr(kv, '=');
+            if (!eq) {
+                fprintf(stderr, "bench_mcts: -s expects key=value, not '%s'\n", kv);
+                return 2;
+            }
+            *eq = '\0';
+            if (params_set(&p, kv, eq + 1, &err) != 0)
+                goto bad;
         } else if (i + 1 < argc && !strcmp(argv[i], "-n")) {
             searches = atoi(argv[++i]);
         } else if (i + 1 < argc && !strcmp(argv[i], "-w")) {
             weights = argv[++i];
         } else {
             fprintf(stderr, "usage: bench_mcts [-p playouts] [-n searches] [-q qsearch_depth] "
-                            "[-w weights.ini]\n");
+                            "[-s key=value]... [-w weights.ini]\n");
             return 2;
         }
     }

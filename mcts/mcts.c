@@ -10,15 +10,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "absearch.h"
 #include "eval_private.h"
 #include "hidden.h"
+#include "pst_delta.h"
 #include "status.h"
 #include "walk.h"
 
 enum {
     MCTS_MAX_DEPTH = 400,   /* tree depth below the root; deeper leaves are evaluated, not grown */
     MAX_PENDING = 16,       /* moves played since the last search that the tree follows */
-    QS_MAX_CAPTURES = 128,
 };
 
 #define NO_INDEX UINT32_MAX
@@ -32,10 +33,15 @@ typedef enum { NODE_LEAF = 0, NODE_EXPANDED = 1, NODE_TERMINAL = 2, NODE_CHANCE 
 /* A tree node: 24 bytes. Its children are one contiguous block of the arena. */
 typedef struct Node {
     Move move;             /* move that leads here from the parent */
-    float prior;
     float value_sum;       /* sum of values from the view of the side that played `move` */
     uint32_t visits;
     uint32_t first_child;  /* index of the children block (0 = none: the root is never a child) */
+    uint16_t prior;        /* prior probability in units of 1 / PRIOR_ONE (chance outcomes: the
+                            * pool probability of the identity) */
+    int16_t tau;           /* heuristic value from the view of the side that played `move`, in
+                            * units of 1 / TAU_ONE, TAU_NONE if unknown: the leaf search's value
+                            * when the node was valued, then (minimax_weight > 0) the minimax of
+                            * its children's (Lanctot et al. 2014, implicit minimax backups) */
     uint16_t nchildren;
     uint8_t state;         /* NodeState */
     int8_t proven;         /* 0: unknown (or a drawn terminal); +(1 + d): the side to move here
@@ -43,6 +49,35 @@ typedef struct Node {
                             * nodes have d = 0). The distance lets the search prefer the
                             * shortest win and the longest defence. */
 } Node;
+
+/* Expanded decision nodes and chance nodes own a children block. */
+#define HAS_CHILDREN(state) ((state) == NODE_EXPANDED || (state) == NODE_CHANCE)
+
+#define PRIOR_ONE 65535.0f
+#define TAU_ONE 32000.0f
+#define TAU_NONE INT16_MIN
+
+static inline float prior_of(const Node *c)
+{
+    return (float)c->prior / PRIOR_ONE;
+}
+
+/* A positive probability never rounds to 0, so every move keeps an exploration term. */
+static inline void set_prior(Node *c, double p)
+{
+    long q = lrint(p * PRIOR_ONE);
+    c->prior = (uint16_t)(q < 1 ? (p > 0 ? 1 : 0) : q > 65535 ? 65535 : q);
+}
+
+static inline float tau_of(const Node *c)
+{
+    return (float)c->tau / TAU_ONE;
+}
+
+static inline int16_t to_tau(float v)
+{
+    return (int16_t)lrintf((v > 1.0f ? 1.0f : v < -1.0f ? -1.0f : v) * TAU_ONE);
+}
 
 _Static_assert(sizeof(Node) == 24, "a node is meant to stay at 24 bytes");
 
@@ -64,6 +99,8 @@ struct Mcts {
     uint64_t truncated_searches; /* searches cut short by a full arena, since creation */
     const HiddenKnowledge *knowledge; /* capture_knowledge = capturer: the game's, or NULL */
     SearchControl control;   /* stop flag, playout cap, progress callback (mcts_set_control) */
+    AbSearch *ab;            /* leaf searches */
+    bool ab_used;            /* its table holds entries of this game */
     /* Identity of the tree's root: the position of the last search, then the moves played. */
     uint64_t root_key;
     int root_hist_len;
@@ -83,6 +120,7 @@ static void reset_tree(Mcts *m)
 {
     memset(&m->nodes[0], 0, sizeof m->nodes[0]);
     m->nodes[0].move = XQ_MOVE_NONE;
+    m->nodes[0].tau = TAU_NONE;
     m->used = 1;
     m->root_noised = false;
     m->npending = 0;
@@ -115,7 +153,8 @@ Mcts *mcts_create(const Variant *v, const Evaluator *e, const SearchParams *p)
     m->nodes = malloc((size_t)m->capacity * sizeof *m->nodes);
     m->remap = malloc((size_t)m->capacity * sizeof *m->remap);
     m->check_points = calloc(2 * XQ_MAX_POINTS, sizeof *m->check_points);
-    if (!m->nodes || !m->remap || !m->check_points) {
+    m->ab = ab_create(v, e, (uint64_t)p->hash_mb << 20);
+    if (!m->nodes || !m->remap || !m->check_points || !m->ab) {
         mcts_free(m);
         return NULL;
     }
@@ -141,120 +180,48 @@ void mcts_free(Mcts *m)
     free(m->nodes);
     free(m->remap);
     free(m->check_points);
+    ab_free(m->ab);
     free(m);
 }
 
 void mcts_reset(Mcts *m)
 {
     reset_tree(m);
+    /* A new game starts from an empty table, so its searches depend on that game alone. */
+    if (m->ab_used) {
+        ab_clear(m->ab);
+        m->ab_used = false;
+    }
 }
 
 /* ---- leaf evaluation ------------------------------------------------------------------------ */
 
-/* Change of the piece-square sum by move mv, from the mover's view. */
-static inline double move_delta(const Evaluator *e, const Position *pos, Move mv, double sign)
+/* A score in pawns (side to move's view) squashed to a value in [-1, 1], shrunk towards a draw
+ * as the natural move limit nears (progress_pull). */
+static float squash(const Mcts *m, const Position *pos, double pawns)
 {
-    Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
-    Piece pc = pos->board[from], cap = pos->board[to];
-    return sign * (e->pst[pc][to] - e->pst[pc][from] - e->pst[cap][to]);
-}
-
-/* Capture-only alpha-beta over the piece-square score (`stand`, side to move's view): settles
- * hanging pieces and exchanges in progress so a leaf in mid-exchange is not misjudged. The
- * mobility terms are left out here because they barely move during an exchange and would cost
- * a full move walk per node. */
-static double qsearch(Mcts *m, Position *pos, double alpha, double beta, int depth, double stand)
-{
-    if (stand >= beta)
-        return stand;
-    if (stand > alpha)
-        alpha = stand;
-    if (depth == 0)
-        return alpha;
-    const Evaluator *e = m->e;
-    const Variant *v = m->v;
-    Side us = pos->side;
-    Move caps[QS_MAX_CAPTURES];
-    int order[QS_MAX_CAPTURES];
-    int n = 0;
-    for (int i = 0; i < pos->count[us]; i++) {
-        Point from = pos->list[us][i];
-        /* The table the piece moves by now: a cube's top face powers its kind. */
-        const MoveTable *t = m->tables_vary ? pos_piece_table(pos, from)
-                                            : &v->table[XQ_PIECE_KIND(pos->board[from])][us][from];
-        /* A piece captures at most once per leap and twice per ray (slide and hop). */
-        if (n + t->leap_count + 2 * t->ray_count > QS_MAX_CAPTURES)
-            break;
-        if (hidden_is_down(v, pos->board[from]))
-            continue; /* a face-down piece only moves by a reveal, a chance event */
-        n = walk_captures_t(v, pos->board, from, t, caps, n);
-    }
-    if (hidden_on(v) && v->hidden.mode != HIDDEN_JIEQI) {
-        int k = 0;
-        for (int i = 0; i < n; i++)
-            if (!hidden_is_down(v, pos->board[XQ_MOVE_TO(caps[i])]))
-                caps[k++] = caps[i];
-        n = k; /* face-down pieces cannot be captured there (RULES.md 3, 4) */
-    }
-    if (n == 0)
-        return alpha;
-    /* Most valuable victim first, least valuable attacker second (insertion sort: n is small). */
-    double key[QS_MAX_CAPTURES];
-    for (int i = 0; i < n; i++) {
-        Piece victim = pos->board[XQ_MOVE_TO(caps[i])], attacker = pos->board[XQ_MOVE_FROM(caps[i])];
-        key[i] = 16.0 * e->value[XQ_PIECE_KIND(victim)] - e->value[XQ_PIECE_KIND(attacker)];
-        int j = i;
-        while (j > 0 && key[order[j - 1]] < key[i]) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = i;
-    }
-    double sign = us == RED ? 1.0 : -1.0;
-    for (int i = 0; i < n; i++) {
-        Move mv = caps[order[i]];
-        double gain = move_delta(e, pos, mv, sign);
-        /* Delta pruning: a capture that cannot lift the score to alpha is not worth a make. */
-        if (stand + gain + 1.0 <= alpha)
-            continue;
-        if (pos->v->royal_mask >> XQ_PIECE_KIND(pos->board[XQ_MOVE_TO(mv)]) & 1)
-            return 1e6; /* only reachable if the previous ply left its royal en prise */
-        if (!pos_is_legal(pos, mv))
-            continue;
-        Undo u;
-        pos_do_move(pos, mv, &u);
-        double score = -qsearch(m, pos, -beta, -alpha, depth - 1, -(stand + gain));
-        pos_undo_move(pos, mv, &u);
-        if (score >= beta)
-            return score;
-        if (score > alpha)
-            alpha = score;
-    }
-    return alpha;
-}
-
-/* Static value of a position for the side to move: the evaluation plus what the capture search
- * wins over standing pat, squashed to [-1, 1]. Also returns the static score in pawns. */
-static float leaf_value(Mcts *m, Position *pos)
-{
-    const Evaluator *e = m->e;
-    double sign = pos->side == RED ? 1.0 : -1.0;
-    double pst = eval_pst_sum(e, pos);
-    double score = sign * eval_score_red_with_pst(e, pos, pst);
-    if (m->p->qsearch_depth > 0) {
-        double stand = sign * pst;
-        double q = qsearch(m, pos, -1e9, 1e9, m->p->qsearch_depth, stand);
-        if (q > 1e5)
-            return 1.0f;
-        score += q - stand;
-    }
-    double value = tanh(score / m->p->eval_scale);
+    const SearchParams *p = m->p;
+    double value = tanh(pawns / p->eval_scale);
     int limit = pos->v->rules.move_limit;
-    if (limit > 0 && m->p->progress_pull > 0) {
+    if (limit > 0 && p->progress_pull > 0) {
         double used = (double)pos->limit_count / limit;
-        value *= 1.0 - m->p->progress_pull * (used < 1.0 ? used : 1.0);
+        value *= 1.0 - p->progress_pull * (used < 1.0 ? used : 1.0);
     }
     return (float)value;
+}
+
+/* Value of a position for the side to move, in [-1, 1]: a short alpha-beta search of
+ * leaf_depth plies and a capture search (absearch.h) over the evaluation. */
+static float leaf_value(Mcts *m, Position *pos)
+{
+    const SearchParams *p = m->p;
+    m->ab_used |= p->leaf_depth > 0;
+    int cp = ab_search(m->ab, pos, p->leaf_depth, p->qsearch_depth, NULL);
+    if (cp > AB_MATE_BOUND)
+        return 1.0f;
+    if (cp < -AB_MATE_BOUND)
+        return -1.0f;
+    return squash(m, pos, cp / 100.0);
 }
 
 /* ---- expansion ------------------------------------------------------------------------------ */
@@ -302,11 +269,12 @@ static double module_move_score(Mcts *m, Position *pos, Move mv, double before, 
     return score;
 }
 
-/* Priors from a cheap heuristic, softmax over pawns: the piece-square gain of the move (captures
- * by victim value, zone entries such as crossing the river), a small charge for capturing with a
- * valuable piece (it may be recaptured), and a bonus for checks. Rule-module moves are scored
- * by playing them (module_move_score). Returns true if a move takes the enemy royal piece. */
-static bool set_priors(Mcts *m, Position *pos, Node *child, int n)
+/* Heuristic logits of the moves (m->logits, in pawns / prior_temperature): the piece-square gain
+ * of the move (captures by victim value, zone entries such as crossing the river), a small
+ * charge for capturing with a valuable piece (it may be recaptured), and a bonus for checks.
+ * Rule-module moves are scored by playing them (module_move_score). Returns true if a move takes
+ * the enemy royal piece. */
+static bool heuristic_logits(Mcts *m, Position *pos, const Node *child, int n)
 {
     const Evaluator *e = m->e;
     const SearchParams *p = m->p;
@@ -315,7 +283,7 @@ static bool set_priors(Mcts *m, Position *pos, Node *child, int n)
     Point their_royal = pos->royal[them];
     const PointSet *cp =
         their_royal != XQ_NO_POINT ? &m->check_points[them * XQ_MAX_POINTS + their_royal] : NULL;
-    double inv_t = 1.0 / p->prior_temperature, best = -1e300;
+    double inv_t = 1.0 / p->prior_temperature;
     double before = m->module_moves ? eval_material_red(e, pos) : 0;
     bool takes_royal = false;
     for (int i = 0; i < n; i++) {
@@ -331,8 +299,6 @@ static bool set_priors(Mcts *m, Position *pos, Node *child, int n)
                 takes_royal = true;
             }
             m->logits[i] = score * inv_t;
-            if (m->logits[i] > best)
-                best = m->logits[i];
             continue;
         }
         double score = move_delta(e, pos, mv, sign);
@@ -342,23 +308,99 @@ static bool set_priors(Mcts *m, Position *pos, Node *child, int n)
             gives_check(pos, mv))
             score += p->prior_check_bonus;
         m->logits[i] = score * inv_t;
+    }
+    return takes_royal;
+}
+
+/* Priors: the softmax of m->logits. */
+static void softmax_priors(Mcts *m, Node *child, int n)
+{
+    double best = -1e300;
+    for (int i = 0; i < n; i++)
         if (m->logits[i] > best)
             best = m->logits[i];
-    }
     double sum = 0;
     for (int i = 0; i < n; i++) {
         m->logits[i] = exp(m->logits[i] - best);
         sum += m->logits[i];
     }
     for (int i = 0; i < n; i++)
-        child[i].prior = (float)(m->logits[i] / sum);
-    return takes_royal;
+        set_prior(&child[i], m->logits[i] / sum);
 }
 
 /* Game value (+1 / -1 / 0) of a proof. */
 static inline float proof_value(int8_t proven)
 {
     return (float)((proven > 0) - (proven < 0));
+}
+
+/* Marks a node whose position ends the game (st): terminal, proven from the view of the side to
+ * move there (`to_move`). Returns its value from that side's view. */
+static float set_terminal(Node *node, GameStatus st, Side to_move)
+{
+    int red = st.result == RESULT_RED_WINS ? 1 : st.result == RESULT_BLACK_WINS ? -1 : 0;
+    node->state = NODE_TERMINAL;
+    node->proven = (int8_t)(to_move == RED ? red : -red);
+    return proof_value(node->proven);
+}
+
+static void update_proof(Mcts *m, Node *parent, const Node *child);
+
+/* A logit for a won or lost move, in pawns: far beyond any evaluation. */
+#define DECIDED_GAIN 50.0
+
+/* child_values: every child but the undrawn reveals is played and valued by the leaf search
+ * (its game end, if it ends the game, makes it a proven terminal node at once). Its value from
+ * the mover's view becomes its tau, its gain over the static evaluation (plus the check bonus)
+ * its logit; undrawn reveals keep their heuristic logits and no tau. Returns the best child's
+ * value (side to move's view), or NAN if no child could be valued. */
+static float value_children(Mcts *m, Position *pos, Node *node, Node *child, int n)
+{
+    const SearchParams *p = m->p;
+    double stand = eval_score(m->e, pos);
+    double inv_t = 1.0 / p->prior_temperature;
+    bool hidden = hidden_on(m->v);
+    Side us = pos->side;
+    float best = NAN;
+    bool decided = false;
+    for (int i = 0; i < n; i++) {
+        Move mv = child[i].move;
+        if (hidden && hidden_is_chance(pos, mv))
+            continue;
+        Undo u;
+        pos_do_move(pos, mv, &u);
+        bool check = pos->in_check;
+        GameStatus st = pos_game_status_n(pos, check ? pos_count_legal(pos) : 1);
+        float v;
+        double gain;
+        if (st.result != RESULT_NONE) {
+            v = -set_terminal(&child[i], st, XQ_OTHER(us));
+            gain = v > 0 ? DECIDED_GAIN : v < 0 ? -DECIDED_GAIN : -stand;
+            decided = true;
+        } else {
+            m->ab_used |= p->leaf_depth > 0;
+            int cp = -ab_search(m->ab, pos, p->leaf_depth, p->qsearch_depth, NULL);
+            if (cp > AB_MATE_BOUND || cp < -AB_MATE_BOUND) {
+                v = cp > 0 ? 1.0f : -1.0f;
+                gain = cp > 0 ? DECIDED_GAIN : -DECIDED_GAIN;
+            } else {
+                v = squash(m, pos, cp / 100.0);
+                gain = cp / 100.0 - stand;
+            }
+            if (check)
+                gain += p->prior_check_bonus;
+        }
+        pos_undo_move(pos, mv, &u);
+        child[i].tau = to_tau(v);
+        m->logits[i] = gain * inv_t;
+        if (isnan(best) || v > best)
+            best = v;
+    }
+    if (decided)
+        for (int i = 0; i < n; i++)
+            if (child[i].state == NODE_TERMINAL)
+                update_proof(m, node, &child[i]);
+    return best;
 }
 
 typedef enum { EXPAND_OK, EXPAND_FULL } ExpandResult;
@@ -372,11 +414,7 @@ static ExpandResult expand(Mcts *m, Position *pos, uint32_t idx, bool is_root, f
     if (!is_root) {
         GameStatus st = pos_game_status_n(pos, n);
         if (st.result != RESULT_NONE) {
-            Node *node = &m->nodes[idx];
-            int red = st.result == RESULT_RED_WINS ? 1 : st.result == RESULT_BLACK_WINS ? -1 : 0;
-            node->state = NODE_TERMINAL;
-            node->proven = (int8_t)(pos->side == RED ? red : -red);
-            *value = proof_value(node->proven);
+            *value = set_terminal(&m->nodes[idx], st, pos->side);
             return EXPAND_OK;
         }
     }
@@ -389,43 +427,54 @@ static ExpandResult expand(Mcts *m, Position *pos, uint32_t idx, bool is_root, f
     for (int i = 0; i < n; i++) {
         memset(&child[i], 0, sizeof child[i]);
         child[i].move = m->list.moves[i];
+        child[i].tau = TAU_NONE;
     }
-    bool takes_royal = set_priors(m, pos, child, n);
     Node *node = &m->nodes[idx];
     node->first_child = first;
     node->nchildren = (uint16_t)n;
     node->state = NODE_EXPANDED;
+    bool takes_royal = heuristic_logits(m, pos, child, n);
+    float best = NAN;
+    if (m->p->child_values)
+        best = value_children(m, pos, node, child, n);
+    softmax_priors(m, child, n);
     /* A move that takes the royal piece ends the game: the side to move wins in one ply (a
      * threat no capture search over single moves sees, e.g. two sub-moves of one turn). */
-    if (takes_royal && !is_root) {
+    if (takes_royal && !is_root && !node->proven)
         node->proven = 2;
-        *value = 1.0f;
+    if (node->proven && !is_root) {
+        *value = proof_value(node->proven);
         return EXPAND_OK;
     }
-    *value = leaf_value(m, pos);
+    *value = isnan(best) ? leaf_value(m, pos) : best;
     return EXPAND_OK;
 }
 
 /* ---- selection and backup ------------------------------------------------------------------- */
 
-/* Q of a child from the view of the side choosing it. */
-static inline float child_q(const Node *c, float fpu)
+/* Value of a child from the view of the side choosing it: its proof, else its mean value blended
+ * with its heuristic minimax value (weight `alpha`), else (unvisited) that heuristic value or,
+ * without one, the first-play urgency `fpu`. */
+static inline float child_q(const Node *c, float fpu, float alpha)
 {
     if (c->proven)
         return -proof_value(c->proven);
-    return c->visits ? c->value_sum / (float)c->visits : fpu;
+    if (!c->visits)
+        return c->tau != TAU_NONE ? tau_of(c) : fpu;
+    float q = c->value_sum / (float)c->visits;
+    return alpha > 0 && c->tau != TAU_NONE ? (1.0f - alpha) * q + alpha * tau_of(c) : q;
 }
 
 /* Value of a chance node for the side that plays the reveal: the outcomes' values weighted by
  * their pool probabilities, renormalised over the outcomes visited so far. */
-static float chance_q(const Mcts *m, const Node *c, float fpu)
+static float chance_q(const Mcts *m, const Node *c, float fpu, float alpha)
 {
     const Node *o = &m->nodes[c->first_child];
     double sum = 0, weight = 0;
     for (int i = 0; i < c->nchildren; i++)
         if (o[i].visits || o[i].proven) {
-            sum += (double)o[i].prior * child_q(&o[i], 0.0f);
-            weight += o[i].prior;
+            sum += (double)prior_of(&o[i]) * child_q(&o[i], 0.0f, alpha);
+            weight += prior_of(&o[i]);
         }
     return weight > 0 ? (float)(sum / weight) : fpu;
 }
@@ -438,7 +487,7 @@ static uint32_t select_outcome(const Mcts *m, const Node *c)
     int pick = 0;
     double best = -1e300;
     for (int i = 0; i < c->nchildren; i++) {
-        double lag = (double)o[i].prior * (double)(c->visits + 1) - (double)o[i].visits;
+        double lag = (double)prior_of(&o[i]) * (double)(c->visits + 1) - (double)o[i].visits;
         if (lag > best) {
             best = lag;
             pick = i;
@@ -453,7 +502,8 @@ static uint32_t select_child(const Mcts *m, const Node *node)
     float n_parent = (float)node->visits;
     float parent_q = -node->value_sum / n_parent;
     float fpu = parent_q - (float)m->p->fpu_reduction;
-    float c_sqrt = (float)m->p->c_puct * sqrtf(n_parent);
+    float alpha = (float)m->p->minimax_weight;
+    float c_sqrt = (float)m->p->c_puct * sqrtf(n_parent) / PRIOR_ONE;
     float best = -1e30f;
     int pick = 0, win = -1;
     /* A forced win makes everything else moot: follow the shortest one. */
@@ -464,8 +514,8 @@ static uint32_t select_child(const Mcts *m, const Node *node)
         return node->first_child + (uint32_t)win;
     for (int i = 0; i < node->nchildren; i++) {
         const Node *c = &child[i];
-        float q = c->state == NODE_CHANCE ? chance_q(m, c, fpu) : child_q(c, fpu);
-        float score = q + c_sqrt * c->prior / (1.0f + (float)c->visits);
+        float q = c->state == NODE_CHANCE ? chance_q(m, c, fpu, alpha) : child_q(c, fpu, alpha);
+        float score = q + c_sqrt * (float)c->prior / (1.0f + (float)c->visits);
         if (score > best) {
             best = score;
             pick = i;
@@ -499,6 +549,36 @@ static void update_proof(Mcts *m, Node *parent, const Node *child)
         parent->proven = (int8_t)(loss > 127 ? -127 : -loss);
 }
 
+/* Implicit minimax backup of one node: a decision node's tau becomes minus the best of its
+ * children's (proofs count as +-1; children without a value are left out), a chance node's the
+ * probability-weighted mean of its outcomes'. A node none of whose children has a value keeps
+ * its own. */
+static void backup_tau(const Mcts *m, Node *node)
+{
+    const Node *c = &m->nodes[node->first_child];
+    if (node->state == NODE_CHANCE) {
+        double sum = 0, weight = 0;
+        for (int i = 0; i < node->nchildren; i++) {
+            float v = c[i].proven ? -proof_value(c[i].proven) : c[i].tau != TAU_NONE ? tau_of(&c[i]) : NAN;
+            if (!isnan(v)) {
+                sum += (double)prior_of(&c[i]) * v;
+                weight += prior_of(&c[i]);
+            }
+        }
+        if (weight > 0)
+            node->tau = to_tau((float)(sum / weight));
+        return;
+    }
+    float best = -2.0f;
+    for (int i = 0; i < node->nchildren; i++) {
+        float v = c[i].proven ? -proof_value(c[i].proven) : c[i].tau != TAU_NONE ? tau_of(&c[i]) : -2.0f;
+        if (v > best)
+            best = v;
+    }
+    if (best > -2.0f)
+        node->tau = to_tau(-best);
+}
+
 typedef enum { PLAYOUT_OK, PLAYOUT_FULL } PlayoutResult;
 
 static PlayoutResult playout(Mcts *m, Position *pos)
@@ -514,9 +594,9 @@ static PlayoutResult playout(Mcts *m, Position *pos)
             break;
         }
         if (node->state == NODE_LEAF || depth >= MCTS_MAX_DEPTH - 1 ||
-            pos->hist_len + m->p->qsearch_depth + 2 >= XQ_MAX_HISTORY) {
+            pos->hist_len + AB_MAX_PLY + 2 >= XQ_MAX_HISTORY) {
             if (node->state == NODE_LEAF && depth < MCTS_MAX_DEPTH - 1 &&
-                pos->hist_len + m->p->qsearch_depth + 2 < XQ_MAX_HISTORY) {
+                pos->hist_len + AB_MAX_PLY + 2 < XQ_MAX_HISTORY) {
                 if (expand(m, pos, idx, depth == 0, &value) == EXPAND_FULL) {
                     while (depth > 0) {
                         if (m->moved[depth])
@@ -550,7 +630,8 @@ static PlayoutResult playout(Mcts *m, Position *pos)
                 for (int i = 0; i < n; i++) {
                     memset(&o[i], 0, sizeof o[i]);
                     o[i].move = out[i];
-                    o[i].prior = (float)prob[i];
+                    o[i].tau = TAU_NONE;
+                    set_prior(&o[i], prob[i]);
                 }
                 c->first_child = m->used;
                 c->nchildren = (uint16_t)n;
@@ -569,6 +650,10 @@ static PlayoutResult playout(Mcts *m, Position *pos)
      * from the view of the side that moved into it (an outcome and its chance node: the same
      * mover, so no change of view between them). */
     float v = -value;
+    bool minimax = m->p->minimax_weight > 0;
+    Node *leaf = &m->nodes[m->path[depth]];
+    if (leaf->state != NODE_TERMINAL && !leaf->proven)
+        leaf->tau = to_tau(v);
     for (int d = depth; d >= 0; d--) {
         Node *node = &m->nodes[m->path[d]];
         node->visits++;
@@ -577,6 +662,8 @@ static PlayoutResult playout(Mcts *m, Position *pos)
             v = -v; /* unless the node above is a chance node */
         if (d > 0)
             update_proof(m, &m->nodes[m->path[d - 1]], node);
+        if (minimax && d < depth && HAS_CHILDREN(node->state))
+            backup_tau(m, node);
     }
     while (depth > 0) {
         if (m->moved[depth])
@@ -619,7 +706,7 @@ static void add_noise(Mcts *m, Rng *rng)
         return;
     double eps = m->p->dirichlet_epsilon;
     for (int i = 0; i < root->nchildren; i++)
-        child[i].prior = (float)((1.0 - eps) * child[i].prior + eps * noise[i] / sum);
+        set_prior(&child[i], (1.0 - eps) * prior_of(&child[i]) + eps * noise[i] / sum);
 }
 
 /* Mate search for decided positions: the shortest forced win of SHORT_MATE_MOVES own moves. */
@@ -842,14 +929,16 @@ static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResul
 
     const Node *root = &m->nodes[0];
     const Node *child = &m->nodes[root->first_child];
+    float alpha = (float)m->p->minimax_weight;
     out->nchildren = root->nchildren;
     for (int i = 0; i < root->nchildren; i++) {
         const Node *c = &child[i];
         out->moves[i] = c->move;
         out->child_visits[i] = c->visits;
-        out->child_prior[i] = c->prior;
-        out->child_value[i] = c->state == NODE_CHANCE ? chance_q(m, c, 0.0f)
-                              : c->proven || c->visits ? child_q(c, 0.0f) : 0.0f;
+        out->child_prior[i] = prior_of(c);
+        out->child_value[i] = c->state == NODE_CHANCE ? chance_q(m, c, 0.0f, alpha)
+                              : c->proven || c->visits || c->tau != TAU_NONE ? child_q(c, 0.0f, alpha)
+                                                                             : 0.0f;
     }
     out->best = child[best_child(m, root)].move;
     /* The tree proves wins along the lines it happened to explore; once the game is won, an
@@ -890,7 +979,7 @@ float mcts_root_prior(const Mcts *m, Move mv)
         return -1.0f;
     for (int i = 0; i < root->nchildren; i++)
         if (m->nodes[root->first_child + i].move == mv)
-            return m->nodes[root->first_child + i].prior;
+            return prior_of(&m->nodes[root->first_child + i]);
     return -1.0f;
 }
 
@@ -934,8 +1023,6 @@ double mcts_temperature(const SearchParams *p, int ply)
  * walking the arena upwards visits parents before children and each kept block only ever moves
  * down, into space that is free or already copied. remap[] marks the kept block heads: first
  * with the parent's old index, then (once the parent has moved) with its new index. */
-/* Expanded decision nodes and chance nodes own a children block. */
-#define HAS_CHILDREN(state) ((state) == NODE_EXPANDED || (state) == NODE_CHANCE)
 
 static void promote(Mcts *m, uint32_t c)
 {

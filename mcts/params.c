@@ -38,6 +38,10 @@ static const ParamInfo PARAMS[] = {
     P_INT(temperature_plies, 0, 1000),
     P_DBL(temperature, 0, 100),
     P_INT(qsearch_depth, 0, 32),
+    P_INT(leaf_depth, 0, 8),
+    P_BOOL(child_values),
+    P_DBL(minimax_weight, 0, 1),
+    P_INT(hash_mb, 1, 4096),
     P_POS(eval_scale, 1000),
     P_BOOL(reuse_tree),
     P_BOOL(seat_trees),
@@ -70,6 +74,10 @@ void params_default(SearchParams *p)
     p->temperature_plies = 12;
     p->temperature = 1.0;
     p->qsearch_depth = 4;
+    p->leaf_depth = 0;
+    p->child_values = 0;
+    p->minimax_weight = 0;
+    p->hash_mb = 16;
     /* Pawns per unit of atanh(value). Measured against greedy at 400 playouts: a scale of 4
      * saturates once a side is a piece up (86% wins, many move-limit draws), 10 keeps material
      * gains visible to the search (98%). */

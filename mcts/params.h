@@ -18,6 +18,12 @@ typedef struct SearchParams {
     int temperature_plies;     /* plies played with temperature sampling */
     double temperature;        /* temperature over root visits for those plies */
     int qsearch_depth;         /* capture-only search at leaves, in plies (0 = static eval) */
+    int leaf_depth;            /* full-width alpha-beta plies before the capture search at leaves */
+    int child_values;          /* value every child by the leaf search when its parent is expanded:
+                                * priors from the values, unvisited children start from them */
+    double minimax_weight;     /* selection blends a child's mean value with the minimax of the
+                                * heuristic values below it by this weight (0 = mean only) */
+    int hash_mb;               /* transposition table of the leaf searches, MiB (read at creation) */
     double eval_scale;         /* leaf value = tanh(score / eval_scale), score in pawns */
     int reuse_tree;            /* keep the chosen subtree between moves */
     int seat_trees;            /* self-play: one tree per seat (as two engines in a match) instead

@@ -1,0 +1,385 @@
+/* absearch.c - principal variation search with a transposition table for the MCTS leaves. */
+#include "absearch.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval_private.h"
+#include "hidden.h"
+#include "pst_delta.h"
+#include "status.h"
+#include "walk.h"
+
+enum { QS_MAX_CAPTURES = 128 };
+
+struct AbSearch {
+    const Variant *v;
+    const Evaluator *e;
+    Tt tt;
+    AbStats stats;
+    bool tables_vary;   /* a rule module switches move tables (the cube) */
+    bool hidden;        /* face-down pieces */
+    int qdepth;         /* capture plies after the full-width ones */
+    int root_depth;     /* full-width depth of the current search (bounds check extensions) */
+    Move killers[AB_MAX_PLY][2];
+    int16_t history[32][256]; /* by piece code and destination */
+    MoveList lists[AB_MAX_PLY];
+    int keys[AB_MAX_PLY][XQ_MAX_MOVES];
+};
+
+AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes)
+{
+    AbSearch *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->v = v;
+    s->e = e;
+    s->tables_vary = variant_tables_vary(v);
+    s->hidden = hidden_on(v);
+    if (tt_init(&s->tt, tt_bytes) < 0) {
+        free(s);
+        return NULL;
+    }
+    ab_clear(s);
+    return s;
+}
+
+void ab_free(AbSearch *s)
+{
+    if (!s)
+        return;
+    tt_free(&s->tt);
+    free(s);
+}
+
+void ab_clear(AbSearch *s)
+{
+    tt_clear(&s->tt);
+    for (int i = 0; i < AB_MAX_PLY; i++)
+        s->killers[i][0] = s->killers[i][1] = XQ_MOVE_NONE;
+    memset(s->history, 0, sizeof s->history);
+}
+
+const AbStats *ab_stats(const AbSearch *s)
+{
+    return &s->stats;
+}
+
+int ab_history(const AbSearch *s, const Position *pos, Move mv)
+{
+    return s->history[pos->board[XQ_MOVE_FROM(mv)]][XQ_MOVE_TO(mv)];
+}
+
+/* ---- capture search ------------------------------------------------------------------------- */
+
+#define QS_ROYAL_TAKEN 1e6
+
+/* Capture-only alpha-beta in pawns over `stand` (the side to move's static score, updated by
+ * the piece-square change of each capture): settles hanging pieces and exchanges in progress.
+ * The non-material terms are frozen at the entry: they barely move during an exchange and
+ * would cost a full move walk per node. Returns QS_ROYAL_TAKEN if the royal piece of the side
+ * not to move stands en prise. */
+static double qsearch(AbSearch *s, Position *pos, double alpha, double beta, int depth, double stand)
+{
+    s->stats.nodes++;
+    s->stats.qnodes++;
+    if (stand >= beta)
+        return stand;
+    if (stand > alpha)
+        alpha = stand;
+    if (depth == 0)
+        return alpha;
+    const Evaluator *e = s->e;
+    const Variant *v = s->v;
+    Side us = pos->side;
+    Move caps[QS_MAX_CAPTURES];
+    int order[QS_MAX_CAPTURES];
+    int n = 0;
+    for (int i = 0; i < pos->count[us]; i++) {
+        Point from = pos->list[us][i];
+        /* The table the piece moves by now: a cube's top face powers its kind. */
+        const MoveTable *t = s->tables_vary ? pos_piece_table(pos, from)
+                                            : &v->table[XQ_PIECE_KIND(pos->board[from])][us][from];
+        /* A piece captures at most once per leap and twice per ray (slide and hop). */
+        if (n + t->leap_count + 2 * t->ray_count > QS_MAX_CAPTURES)
+            break;
+        if (hidden_is_down(v, pos->board[from]))
+            continue; /* a face-down piece only moves by a reveal, a chance event */
+        n = walk_captures_t(v, pos->board, from, t, caps, n);
+    }
+    if (s->hidden && v->hidden.mode != HIDDEN_JIEQI) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (!hidden_is_down(v, pos->board[XQ_MOVE_TO(caps[i])]))
+                caps[k++] = caps[i];
+        n = k; /* face-down pieces cannot be captured there (RULES.md 3, 4) */
+    }
+    if (n == 0)
+        return alpha;
+    /* Most valuable victim first, least valuable attacker second (insertion sort: n is small). */
+    double key[QS_MAX_CAPTURES];
+    for (int i = 0; i < n; i++) {
+        Piece victim = pos->board[XQ_MOVE_TO(caps[i])], attacker = pos->board[XQ_MOVE_FROM(caps[i])];
+        key[i] = 16.0 * e->value[XQ_PIECE_KIND(victim)] - e->value[XQ_PIECE_KIND(attacker)];
+        int j = i;
+        while (j > 0 && key[order[j - 1]] < key[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    double sign = us == RED ? 1.0 : -1.0;
+    for (int i = 0; i < n; i++) {
+        Move mv = caps[order[i]];
+        double gain = move_delta(e, pos, mv, sign);
+        /* Delta pruning: a capture that cannot lift the score to alpha is not worth a make. */
+        if (stand + gain + 1.0 <= alpha)
+            continue;
+        if (v->royal_mask >> XQ_PIECE_KIND(pos->board[XQ_MOVE_TO(mv)]) & 1)
+            return QS_ROYAL_TAKEN; /* only reachable if the previous ply left its royal en prise */
+        if (!pos_is_legal(pos, mv))
+            continue;
+        Undo u;
+        pos_do_move(pos, mv, &u);
+        double score = -qsearch(s, pos, -beta, -alpha, depth - 1, -(stand + gain));
+        pos_undo_move(pos, mv, &u);
+        if (score >= beta)
+            return score;
+        if (score > alpha)
+            alpha = score;
+    }
+    return alpha;
+}
+
+static inline int clamp_eval(double pawns)
+{
+    double cp = 100.0 * pawns;
+    if (cp > AB_MATE_BOUND - 1)
+        return AB_MATE_BOUND - 1;
+    if (cp < -(AB_MATE_BOUND - 1))
+        return -(AB_MATE_BOUND - 1);
+    return (int)lrint(cp);
+}
+
+/* The capture search from the static evaluation, in centipawns, within (alpha, beta). */
+static int qs_entry(AbSearch *s, Position *pos, int alpha, int beta, int ply)
+{
+    double stand = eval_score(s->e, pos);
+    double q = qsearch(s, pos, alpha / 100.0, beta / 100.0, s->qdepth, stand);
+    if (q >= QS_ROYAL_TAKEN)
+        return AB_MATE - ply;
+    return clamp_eval(q);
+}
+
+/* ---- full-width search ---------------------------------------------------------------------- */
+
+/* Score of a decided game for the side to move, `ply` plies below the root. */
+static int result_score(GameStatus st, Side to_move, int ply)
+{
+    if (st.result == RESULT_DRAW)
+        return 0;
+    bool red_wins = st.result == RESULT_RED_WINS;
+    return red_wins == (to_move == RED) ? AB_MATE - ply : -(AB_MATE - ply);
+}
+
+static inline int score_to_tt(int score, int ply)
+{
+    return score > AB_MATE_BOUND ? score + ply : score < -AB_MATE_BOUND ? score - ply : score;
+}
+
+static inline int score_from_tt(int score, int ply)
+{
+    return score > AB_MATE_BOUND ? score - ply : score < -AB_MATE_BOUND ? score + ply : score;
+}
+
+enum {
+    KEY_TT = 1 << 30,
+    KEY_CAPTURE = 1 << 26,
+    KEY_KILLER = 1 << 24,
+};
+
+static void order_moves(AbSearch *s, const Position *pos, int ply, Move tt_move)
+{
+    const MoveList *list = &s->lists[ply];
+    int *key = s->keys[ply];
+    const Evaluator *e = s->e;
+    for (int i = 0; i < list->count; i++) {
+        Move mv = list->moves[i];
+        Piece pc = pos->board[XQ_MOVE_FROM(mv)], victim = pos->board[XQ_MOVE_TO(mv)];
+        if (mv == tt_move)
+            key[i] = KEY_TT;
+        else if (victim && XQ_PIECE_SIDE(victim) != pos->side && !hidden_is_down(s->v, victim))
+            key[i] = KEY_CAPTURE + (int)(1600.0 * e->value[XQ_PIECE_KIND(victim)]) -
+                     (pc ? (int)(100.0 * e->value[XQ_PIECE_KIND(pc)]) : 0);
+        else if (mv == s->killers[ply][0])
+            key[i] = KEY_KILLER + 1;
+        else if (mv == s->killers[ply][1])
+            key[i] = KEY_KILLER;
+        else
+            key[i] = s->history[pc][XQ_MOVE_TO(mv)];
+    }
+}
+
+/* Moves the best-keyed move from i on to place i and returns it. */
+static inline Move pick_next(AbSearch *s, int ply, int i)
+{
+    MoveList *list = &s->lists[ply];
+    int *key = s->keys[ply];
+    int best = i;
+    for (int j = i + 1; j < list->count; j++)
+        if (key[j] > key[best])
+            best = j;
+    Move mv = list->moves[best];
+    int k = key[best];
+    list->moves[best] = list->moves[i];
+    key[best] = key[i];
+    list->moves[i] = mv;
+    key[i] = k;
+    return mv;
+}
+
+static void update_history(AbSearch *s, const Position *pos, Move mv, int bonus)
+{
+    int16_t *h = &s->history[pos->board[XQ_MOVE_FROM(mv)]][XQ_MOVE_TO(mv)];
+    int v = *h + bonus - *h * abs(bonus) / AB_HISTORY_MAX;
+    *h = (int16_t)(v > AB_HISTORY_MAX ? AB_HISTORY_MAX : v < -AB_HISTORY_MAX ? -AB_HISTORY_MAX : v);
+}
+
+static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int ply, bool pv);
+
+/* Value of an undrawn reveal: the mean over the identities it may show, weighted by their pool
+ * probabilities, each searched with a full window (an expectation node). */
+static int chance_value(AbSearch *s, Position *pos, Move mv, int depth, int ply)
+{
+    Move out[HIDDEN_MAX_OUTCOMES];
+    double prob[HIDDEN_MAX_OUTCOMES];
+    int n = hidden_outcomes(pos, mv, out, prob);
+    double sum = 0, weight = 0;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        pos_do_move(pos, out[i], &u);
+        sum += prob[i] * -ab(s, pos, -AB_INF, AB_INF, depth, ply + 1, false);
+        weight += prob[i];
+        pos_undo_move(pos, out[i], &u);
+    }
+    return weight > 0 ? (int)lrint(sum / weight) : 0;
+}
+
+static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int ply, bool pv)
+{
+    if (ply > 0) {
+        /* Game ends other than mate: repetition verdicts, move limit, royal capture, hit points. */
+        GameStatus st = pos_game_status_n(pos, 1);
+        if (st.result != RESULT_NONE)
+            return result_score(st, pos->side, ply);
+    }
+    if (depth <= 0 || ply >= AB_MAX_PLY - s->qdepth - 2)
+        return qs_entry(s, pos, alpha, beta, ply);
+    s->stats.nodes++;
+    Move tt_move = XQ_MOVE_NONE;
+    TtEntry *te = tt_probe(&s->tt, pos->key);
+    if (te) {
+        s->stats.tt_hits++;
+        tt_move = te->move;
+        if (!pv && te->depth >= depth) {
+            int sc = score_from_tt(te->score, ply);
+            if (te->bound == TT_EXACT || (te->bound == TT_LOWER && sc >= beta) ||
+                (te->bound == TT_UPPER && sc <= alpha))
+                return sc;
+        }
+    }
+    bool in_check = pos->in_check;
+    MoveList *list = &s->lists[ply];
+    pos_generate_pseudo(pos, list);
+    order_moves(s, pos, ply, tt_move);
+    int best = -AB_INF, legal = 0, alpha0 = alpha;
+    Move best_move = XQ_MOVE_NONE;
+    Move quiets[64];
+    int nquiets = 0;
+    for (int i = 0; i < list->count; i++) {
+        Move mv = pick_next(s, ply, i);
+        if (!pos_is_legal(pos, mv))
+            continue;
+        legal++;
+        int score;
+        if (s->hidden && hidden_is_chance(pos, mv)) {
+            score = chance_value(s, pos, mv, depth - 1, ply);
+        } else {
+            Piece victim = pos->board[XQ_MOVE_TO(mv)];
+            bool quiet = !victim && !XQ_MOVE_FLAGS(mv) && mv != tt_move;
+            Undo u;
+            pos_do_move(pos, mv, &u);
+            bool gives_check = pos->in_check;
+            int ext = gives_check && ply < 2 * s->root_depth ? 1 : 0;
+            int nd = depth - 1 + ext;
+            if (legal == 1) {
+                score = -ab(s, pos, -beta, -alpha, nd, ply + 1, pv);
+            } else {
+                int r = 0;
+                if (depth >= 3 && quiet && !in_check && !gives_check && legal > 3)
+                    r = legal > 12 ? 2 : 1;
+                score = -ab(s, pos, -alpha - 1, -alpha, nd - r, ply + 1, false);
+                if (score > alpha && r > 0)
+                    score = -ab(s, pos, -alpha - 1, -alpha, nd, ply + 1, false);
+                if (score > alpha && score < beta && pv)
+                    score = -ab(s, pos, -beta, -alpha, nd, ply + 1, true);
+            }
+            pos_undo_move(pos, mv, &u);
+            if (quiet && nquiets < 64 && score <= alpha)
+                quiets[nquiets++] = mv;
+        }
+        if (score > best) {
+            best = score;
+            best_move = mv;
+            if (score > alpha) {
+                alpha = score;
+                if (score >= beta) {
+                    Piece victim = pos->board[XQ_MOVE_TO(mv)];
+                    if (!victim && !XQ_MOVE_FLAGS(mv)) {
+                        if (s->killers[ply][0] != mv) {
+                            s->killers[ply][1] = s->killers[ply][0];
+                            s->killers[ply][0] = mv;
+                        }
+                        int bonus = depth * depth * 32;
+                        update_history(s, pos, mv, bonus);
+                        for (int q = 0; q < nquiets; q++)
+                            update_history(s, pos, quiets[q], -bonus);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    if (legal == 0)
+        return result_score(pos_game_status_n(pos, 0), pos->side, ply);
+    TtBound bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
+    tt_store(&s->tt, pos->key, best_move, score_to_tt(best, ply), TT_NO_EVAL, depth, bound);
+    return best;
+}
+
+int ab_search(AbSearch *s, Position *pos, int depth, int qdepth, Move *best)
+{
+    s->stats.searches++;
+    s->qdepth = qdepth;
+    s->root_depth = depth;
+    tt_new_search(&s->tt);
+    if (best)
+        *best = XQ_MOVE_NONE;
+    if (depth <= 0)
+        return qs_entry(s, pos, -AB_INF, AB_INF, 0);
+    int score = 0;
+    /* Iterative deepening: each pass orders the next one through the table. */
+    for (int d = 1; d <= depth; d++)
+        score = ab(s, pos, -AB_INF, AB_INF, d, 0, true);
+    if (best) {
+        TtEntry *te = tt_probe(&s->tt, pos->key);
+        *best = te ? te->move : XQ_MOVE_NONE;
+    }
+    return score;
+}
+
+int ab_qsearch(AbSearch *s, Position *pos, int qdepth)
+{
+    return ab_search(s, pos, 0, qdepth, NULL);
+}

@@ -1,0 +1,58 @@
+/* absearch.h - the short alpha-beta searches that value the leaves of the MCTS tree: principal
+ * variation search over every legal move to a fixed depth, then a capture search, with a
+ * transposition table, killer and history move ordering, check extensions and late-move
+ * reductions. Generic over rule sets: it plays the variant's own legal moves (rule-module moves
+ * included), judges game ends by the variant's rules (mate, stalemate, repetition verdicts, the
+ * move limit, captured royal pieces, hit points), and values an undrawn reveal of a face-down
+ * piece by the probability-weighted mean of its outcomes (an expectation node). One searcher per
+ * thread; not thread-safe. */
+#ifndef XQ_ABSEARCH_H
+#define XQ_ABSEARCH_H
+
+#include "eval.h"
+#include "tt.h"
+
+typedef struct AbSearch AbSearch;
+
+enum {
+    AB_MATE = 30000,       /* score of a side that wins at once (centipawns scale) */
+    AB_MATE_BOUND = 29000, /* scores beyond this are wins or losses by force */
+    AB_INF = 32000,
+    AB_MAX_PLY = 48,       /* plies below the search root, extensions and captures included */
+};
+
+/* Counters of the searches since ab_create (for benchmarks and tests). */
+typedef struct AbStats {
+    uint64_t nodes;     /* positions visited (full-width and capture nodes) */
+    uint64_t qnodes;    /* of which capture-search nodes */
+    uint64_t tt_hits;   /* probes that found their key */
+    uint64_t searches;  /* ab_search calls */
+} AbStats;
+
+/* Creates a searcher with a transposition table of at most tt_bytes bytes (at least one bucket).
+ * `v` and `e` must outlive it. NULL on out of memory. Free with ab_free (NULL allowed). */
+AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes);
+void ab_free(AbSearch *s);
+
+/* Forgets the table, killers and history: a new game. */
+void ab_clear(AbSearch *s);
+
+/* Score of `pos` for the side to move, in centipawns, by a search of `depth` full-width plies
+ * (0 = the capture search alone) and a capture search of at most `qdepth` plies after them.
+ * Mate scores are +-(AB_MATE - plies). The position is restored; its history must have room for
+ * AB_MAX_PLY more plies. The game is assumed to go on at `pos`. *best (may be NULL) receives the
+ * best move found (XQ_MOVE_NONE at depth 0 or when no move could be searched). */
+int ab_search(AbSearch *s, Position *pos, int depth, int qdepth, Move *best);
+
+/* The capture search alone from the static evaluation: what ab_search gives at depth 0. */
+int ab_qsearch(AbSearch *s, Position *pos, int qdepth);
+
+/* History score of a quiet move by the piece on its origin (for the MCTS priors): positive when
+ * the move often refuted the opponent in the searches so far, in [-AB_HISTORY_MAX,
+ * AB_HISTORY_MAX]. */
+enum { AB_HISTORY_MAX = 16384 };
+int ab_history(const AbSearch *s, const Position *pos, Move mv);
+
+const AbStats *ab_stats(const AbSearch *s);
+
+#endif
