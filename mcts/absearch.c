@@ -317,7 +317,7 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
                 score = -ab(s, pos, -beta, -alpha, nd, ply + 1, pv);
             } else {
                 int r = 0;
-                if (depth >= 3 && quiet && !in_check && !gives_check && legal > 3)
+                if (!pv && depth >= 3 && quiet && !in_check && !gives_check && legal > 3)
                     r = legal > 12 ? 2 : 1;
                 score = -ab(s, pos, -alpha - 1, -alpha, nd - r, ply + 1, false);
                 if (score > alpha && r > 0)

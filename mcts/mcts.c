@@ -15,6 +15,7 @@
 #include "hidden.h"
 #include "pst_delta.h"
 #include "status.h"
+#include "threats.h"
 #include "walk.h"
 
 enum {
@@ -112,6 +113,9 @@ struct Mcts {
     Undo undo[MCTS_MAX_DEPTH];
     MoveList list;
     double logits[XQ_MAX_MOVES];
+    AttackMap attacks;            /* of the position being expanded (prior_see) */
+    double gains[XQ_MAX_MOVES];   /* material gain of each move (heuristic_logits), pawns */
+    int order[XQ_MAX_MOVES];
 };
 
 /* ---- arena ---------------------------------------------------------------------------------- */
@@ -212,11 +216,11 @@ static float squash(const Mcts *m, const Position *pos, double pawns)
 
 /* Value of a position for the side to move, in [-1, 1]: a short alpha-beta search of
  * leaf_depth plies and a capture search (absearch.h) over the evaluation. */
-static float leaf_value(Mcts *m, Position *pos)
+static float leaf_value(Mcts *m, Position *pos, Move *best)
 {
     const SearchParams *p = m->p;
     m->ab_used |= p->leaf_depth > 0;
-    int cp = ab_search(m->ab, pos, p->leaf_depth, p->qsearch_depth, NULL);
+    int cp = ab_search(m->ab, pos, p->leaf_depth, p->qsearch_depth, best);
     if (cp > AB_MATE_BOUND)
         return 1.0f;
     if (cp < -AB_MATE_BOUND)
@@ -269,6 +273,45 @@ static double module_move_score(Mcts *m, Position *pos, Move mv, double before, 
     return score;
 }
 
+/* Lowest value among the pieces of side s in the attack mask. */
+static double cheapest(const Mcts *m, const Position *pos, Side s, uint64_t mask)
+{
+    double low = 1e9;
+    for (; mask; mask &= mask - 1) {
+        Point q = pos->list[s][__builtin_ctzll(mask)];
+        double v = m->e->value[XQ_PIECE_KIND(pos->board[q])];
+        if (v < low)
+            low = v;
+    }
+    return low;
+}
+
+/* What a plain move risks or saves by the attack map, in pawns, from the mover's view: the
+ * moving piece of value V is lost on an attacked destination (V if nothing else of ours guards
+ * it, else what it is worth beyond the cheapest attacker), and saved from an attacked origin in
+ * the same measure. A one-exchange estimate: pieces the move unmasks or blocks are not seen. */
+static double exchange_risk(const Mcts *m, const Position *pos, Move mv)
+{
+    Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
+    Side us = pos->side, them = XQ_OTHER(us);
+    int kind = XQ_PIECE_KIND(pos->board[from]);
+    if (m->v->royal_mask >> kind & 1)
+        return 0.0; /* the royal piece never moves into attack (legal moves) */
+    double value = m->e->value[kind];
+    const AttackMap *a = &m->attacks;
+    uint64_t self = (uint64_t)1 << pos->index[from];
+    double risk = 0, saved = 0;
+    if (a->by[them][to]) {
+        double low = cheapest(m, pos, them, a->by[them][to]);
+        risk = a->by[us][to] & ~self ? (value > low ? value - low : 0.0) : value;
+    }
+    if (a->by[them][from]) {
+        double low = cheapest(m, pos, them, a->by[them][from]);
+        saved = a->by[us][from] ? (value > low ? value - low : 0.0) : value;
+    }
+    return saved - risk;
+}
+
 /* Heuristic logits of the moves (m->logits, in pawns / prior_temperature): the piece-square gain
  * of the move (captures by victim value, zone entries such as crossing the river), a small
  * charge for capturing with a valuable piece (it may be recaptured), and a bonus for checks.
@@ -285,6 +328,9 @@ static bool heuristic_logits(Mcts *m, Position *pos, const Node *child, int n)
         their_royal != XQ_NO_POINT ? &m->check_points[them * XQ_MAX_POINTS + their_royal] : NULL;
     double inv_t = 1.0 / p->prior_temperature;
     double before = m->module_moves ? eval_material_red(e, pos) : 0;
+    double see = p->prior_see;
+    if (see > 0)
+        attack_map_build(pos, &m->attacks);
     bool takes_royal = false;
     for (int i = 0; i < n; i++) {
         Move mv = child[i].move;
@@ -292,6 +338,7 @@ static bool heuristic_logits(Mcts *m, Position *pos, const Node *child, int n)
         if (m->module_moves && XQ_MOVE_FLAGS(mv)) {
             bool check, royal;
             double score = module_move_score(m, pos, mv, before, &check, &royal);
+            m->gains[i] = score;
             if (check)
                 score += p->prior_check_bonus;
             if (royal) {
@@ -302,7 +349,10 @@ static bool heuristic_logits(Mcts *m, Position *pos, const Node *child, int n)
             continue;
         }
         double score = move_delta(e, pos, mv, sign);
-        if (pos->board[to])
+        m->gains[i] = score;
+        if (see > 0)
+            score += see * exchange_risk(m, pos, mv);
+        else if (pos->board[to])
             score -= 0.1 * e->value[XQ_PIECE_KIND(pos->board[from])];
         if (cp && p->prior_check_bonus > 0 && (pointset_has(cp, from) || pointset_has(cp, to)) &&
             gives_check(pos, mv))
@@ -352,31 +402,50 @@ static void update_proof(Mcts *m, Node *parent, const Node *child);
 /* child_values: every child but the undrawn reveals is played and valued by the leaf search
  * (its game end, if it ends the game, makes it a proven terminal node at once). Its value from
  * the mover's view becomes its tau, its gain over the static evaluation (plus the check bonus)
- * its logit; undrawn reveals keep their heuristic logits and no tau. Returns the best child's
- * value (side to move's view), or NAN if no child could be valued. */
+ * its logit; undrawn reveals keep their heuristic logits and no tau. With child_top > 0 only the
+ * child_top children of the best heuristic logits and the forcing ones (captures, checks) are
+ * searched; the others get the static evaluation plus their heuristic gain as their value.
+ * Returns the best child's value (side to move's view), or NAN if no child could be valued. */
 static float value_children(Mcts *m, Position *pos, Node *node, Node *child, int n)
 {
     const SearchParams *p = m->p;
     double stand = eval_score(m->e, pos);
-    double inv_t = 1.0 / p->prior_temperature;
+    double temp = p->prior_temperature;
     bool hidden = hidden_on(m->v);
+    int top = p->child_top > 0 ? p->child_top : n;
     Side us = pos->side;
     float best = NAN;
     bool decided = false;
+    int *order = m->order;
     for (int i = 0; i < n; i++) {
+        int j = i;
+        while (j > 0 && m->logits[order[j - 1]] < m->logits[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
         Move mv = child[i].move;
         if (hidden && hidden_is_chance(pos, mv))
             continue;
+        bool capture = pos->board[XQ_MOVE_TO(mv)] != XQ_EMPTY;
         Undo u;
         pos_do_move(pos, mv, &u);
         bool check = pos->in_check;
-        GameStatus st = pos_game_status_n(pos, check ? pos_count_legal(pos) : 1);
         float v;
         double gain;
+        GameStatus st = {RESULT_NONE, TERM_NONE};
+        if (k < top || capture || check || XQ_MOVE_FLAGS(mv))
+            st = pos_game_status_n(pos, check ? pos_count_legal(pos) : 1);
         if (st.result != RESULT_NONE) {
             v = -set_terminal(&child[i], st, XQ_OTHER(us));
             gain = v > 0 ? DECIDED_GAIN : v < 0 ? -DECIDED_GAIN : -stand;
             decided = true;
+        } else if (k >= top && !capture && !check && !XQ_MOVE_FLAGS(mv)) {
+            gain = m->logits[i] * temp;
+            v = squash(m, pos, stand + gain);
         } else {
             m->ab_used |= p->leaf_depth > 0;
             int cp = -ab_search(m->ab, pos, p->leaf_depth, p->qsearch_depth, NULL);
@@ -392,7 +461,7 @@ static float value_children(Mcts *m, Position *pos, Node *node, Node *child, int
         }
         pos_undo_move(pos, mv, &u);
         child[i].tau = to_tau(v);
-        m->logits[i] = gain * inv_t;
+        m->logits[i] = gain / temp;
         if (isnan(best) || v > best)
             best = v;
     }
@@ -446,7 +515,21 @@ static ExpandResult expand(Mcts *m, Position *pos, uint32_t idx, bool is_root, f
         *value = proof_value(node->proven);
         return EXPAND_OK;
     }
-    *value = isnan(best) ? leaf_value(m, pos) : best;
+    if (!isnan(best)) {
+        *value = best;
+        return EXPAND_OK;
+    }
+    Move pv = XQ_MOVE_NONE;
+    *value = leaf_value(m, pos, &pv);
+    /* pv_prior: the leaf search's best move gets that share of the prior mass. */
+    double w = m->p->pv_prior;
+    if (pv != XQ_MOVE_NONE && w > 0)
+        for (int i = 0; i < n; i++)
+            if (child[i].move == pv) {
+                for (int j = 0; j < n; j++)
+                    set_prior(&child[j], (1.0 - w) * prior_of(&child[j]) + (j == i ? w : 0.0));
+                break;
+            }
     return EXPAND_OK;
 }
 
@@ -606,7 +689,7 @@ static PlayoutResult playout(Mcts *m, Position *pos)
                     return PLAYOUT_FULL;
                 }
             } else {
-                value = leaf_value(m, pos);
+                value = leaf_value(m, pos, NULL);
             }
             break;
         }

@@ -40,6 +40,8 @@ static const ParamInfo PARAMS[] = {
     P_INT(qsearch_depth, 0, 32),
     P_INT(leaf_depth, 0, 8),
     P_BOOL(child_values),
+    P_INT(child_top, 0, XQ_MAX_MOVES),
+    P_DBL(pv_prior, 0, 1),
     P_DBL(minimax_weight, 0, 1),
     P_INT(hash_mb, 1, 4096),
     P_POS(eval_scale, 1000),
@@ -52,6 +54,7 @@ static const ParamInfo PARAMS[] = {
     P_INT(arena_nodes, 512, 1 << 28),
     P_POS(prior_temperature, 100),
     P_DBL(prior_check_bonus, 0, 100),
+    P_DBL(prior_see, 0, 10),
     P_DBL(progress_pull, 0, 1),
 };
 
@@ -76,6 +79,8 @@ void params_default(SearchParams *p)
     p->qsearch_depth = 4;
     p->leaf_depth = 0;
     p->child_values = 0;
+    p->child_top = 0;
+    p->pv_prior = 0;
     p->minimax_weight = 0;
     p->hash_mb = 16;
     /* Pawns per unit of atanh(value). Measured against greedy at 400 playouts: a scale of 4
@@ -92,6 +97,7 @@ void params_default(SearchParams *p)
     p->arena_nodes = 1 << 19;
     p->prior_temperature = 2.0;
     p->prior_check_bonus = 2.0;
+    p->prior_see = 0;
     /* Leaf values shrink towards a draw as the natural move limit nears, so a side that is
      * ahead prefers lines that capture or mate over shuffling (a saturated evaluation gives no
      * other reason to make progress). */

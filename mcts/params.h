@@ -21,6 +21,9 @@ typedef struct SearchParams {
     int leaf_depth;            /* full-width alpha-beta plies before the capture search at leaves */
     int child_values;          /* value every child by the leaf search when its parent is expanded:
                                 * priors from the values, unvisited children start from them */
+    int child_top;             /* child_values: children searched (best heuristic first) besides
+                                * the forcing ones; the rest valued by the heuristic (0 = all) */
+    double pv_prior;           /* share of the prior mass given to the leaf search's best move */
     double minimax_weight;     /* selection blends a child's mean value with the minimax of the
                                 * heuristic values below it by this weight (0 = mean only) */
     int hash_mb;               /* transposition table of the leaf searches, MiB (read at creation) */
@@ -36,6 +39,9 @@ typedef struct SearchParams {
     int arena_nodes;           /* node arena size per game (nodes of 24 bytes) */
     double prior_temperature;  /* softmax temperature of the move heuristic, in pawns */
     double prior_check_bonus;  /* heuristic bonus of a checking move, in pawns */
+    double prior_see;          /* weight of the exchange estimate (threats.h) in the move heuristic:
+                                * a piece moved onto an attacked point risks its value, one moved
+                                * off an attacked point saves it (0 = off) */
     double progress_pull;      /* leaf value x (1 - pull x share of the move limit used) */
 } SearchParams;
 

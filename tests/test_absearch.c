@@ -1,0 +1,436 @@
+/* test_absearch.c - the leaf searches and what the tree builds on them: the transposition table,
+ * alpha-beta (mates, stalemate verdicts, captures, expectation over reveals), attack maps, the
+ * exchange estimate of the priors, child values, implicit minimax backups, and the new search
+ * options in every shipped rule set (legal moves, same results for the same seed, a new game
+ * independent of the one before). */
+#include "test_util.h"
+
+#include <math.h>
+
+#include "absearch.h"
+#include "hidden.h"
+#include "mcts.h"
+#include "status.h"
+#include "threats.h"
+
+typedef struct Fixture {
+    Variant *v;
+    Evaluator *e;
+    Position *pos;
+} Fixture;
+
+static Fixture *fixture(const char *variant)
+{
+    Fixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    f->v = test_load_variant(variant);
+    XqError err;
+    f->e = eval_create(f->v, NULL, &err);
+    assert_non_null(f->e);
+    f->pos = malloc(sizeof *f->pos);
+    assert_non_null(f->pos);
+    return f;
+}
+
+static void fixture_free(Fixture *f)
+{
+    eval_free(f->e);
+    variant_free(f->v);
+    free(f->pos);
+    free(f);
+}
+
+static Move parse(Position *pos, const char *text)
+{
+    char why[128];
+    Move m = move_parse(pos, text, why, sizeof why);
+    if (m == XQ_MOVE_NONE)
+        fail_msg("%s: %s", text, why);
+    return m;
+}
+
+static void iccs(const Variant *v, Move m, char *buf)
+{
+    if (m == XQ_MOVE_NONE)
+        snprintf(buf, 16, "none");
+    else
+        move_to_iccs(v, m, buf);
+}
+
+/* ---- transposition table -------------------------------------------------------------------- */
+
+static void tt_stores_and_replaces(void **state)
+{
+    (void)state;
+    Tt t;
+    assert_int_equal(tt_init(&t, 4 * 64), 0); /* four buckets */
+    assert_int_equal(t.mask, 3);
+    uint64_t key = 0x123456789abcdef0ull;
+    assert_null(tt_probe(&t, key));
+    tt_store(&t, key, XQ_MOVE(1, 2), 150, 20, 3, TT_EXACT);
+    TtEntry *e = tt_probe(&t, key);
+    assert_non_null(e);
+    assert_int_equal(e->move, XQ_MOVE(1, 2));
+    assert_int_equal(e->score, 150);
+    assert_int_equal(e->eval, 20);
+    assert_int_equal(e->depth, 3);
+    assert_int_equal(e->bound, TT_EXACT);
+    /* A shallower bound of the same search keeps the deeper result but learns the move. */
+    tt_store(&t, key, XQ_MOVE(3, 4), -50, TT_NO_EVAL, 0, TT_UPPER);
+    e = tt_probe(&t, key);
+    assert_int_equal(e->depth, 3);
+    assert_int_equal(e->score, 150);
+    assert_int_equal(e->move, XQ_MOVE(3, 4));
+    /* A store without a move keeps the stored one. */
+    tt_store(&t, key, XQ_MOVE_NONE, 70, TT_NO_EVAL, 4, TT_LOWER);
+    e = tt_probe(&t, key);
+    assert_int_equal(e->move, XQ_MOVE(3, 4));
+    assert_int_equal(e->score, 70);
+    /* Four more keys of the same bucket: the fifth evicts the shallowest entry of an older search
+     * first. */
+    tt_new_search(&t);
+    uint64_t k[4];
+    for (int i = 0; i < 4; i++) {
+        k[i] = ((uint64_t)(i + 7) << 32) | (key & 3);
+        if (i < 3)
+            tt_store(&t, k[i], XQ_MOVE(5, 6), i, TT_NO_EVAL, 1 + i, TT_EXACT);
+    }
+    assert_non_null(tt_probe(&t, key)); /* the bucket is full now: key (old) + 3 new */
+    tt_store(&t, k[3], XQ_MOVE(5, 6), 3, TT_NO_EVAL, 0, TT_EXACT);
+    assert_null(tt_probe(&t, key));
+    for (int i = 0; i < 4; i++)
+        assert_non_null(tt_probe(&t, k[i]));
+    tt_clear(&t);
+    for (int i = 0; i < 4; i++)
+        assert_null(tt_probe(&t, k[i]));
+    tt_free(&t);
+}
+
+/* ---- alpha-beta ----------------------------------------------------------------------------- */
+
+/* b0b9 mates (the position of test_mcts finds_mate_in_1): a win in one ply. */
+static void ab_finds_mate_in_1(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    AbSearch *s = ab_create(f->v, f->e, 1 << 20);
+    test_set_fen(f->pos, f->v, "4k4/R8/9/9/9/9/p8/9/9/1R1K5 w - - 0 1");
+    Move best;
+    int score = ab_search(s, f->pos, 1, 4, &best);
+    assert_int_equal(score, AB_MATE - 1);
+    char buf[16];
+    iccs(f->v, best, buf);
+    assert_string_equal(buf, "b0b9");
+    /* The capture search alone does not see it. */
+    assert_true(ab_qsearch(s, f->pos, 4) < AB_MATE_BOUND);
+    ab_free(s);
+    fixture_free(f);
+}
+
+/* No mate in one, a mate in two (test_mcts finds_mate_in_2): three plies find it, with the
+ * distance; one ply does not. */
+static void ab_finds_mate_in_2(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    AbSearch *s = ab_create(f->v, f->e, 1 << 20);
+    test_set_fen(f->pos, f->v, "4k4/9/9/9/9/9/8p/9/1R7/R2K5 w - - 0 1");
+    assert_true(ab_search(s, f->pos, 1, 4, NULL) < AB_MATE_BOUND);
+    ab_clear(s);
+    Move best;
+    assert_int_equal(ab_search(s, f->pos, 3, 4, &best), AB_MATE - 3);
+    /* Black, after the best move, loses in two plies whatever it does. */
+    Undo u;
+    pos_do_move(f->pos, best, &u);
+    assert_int_equal(ab_search(s, f->pos, 2, 4, NULL), -(AB_MATE - 2));
+    pos_undo_move(f->pos, best, &u);
+    assert_true(ab_stats(s)->nodes > 0);
+    assert_true(ab_stats(s)->tt_hits > 0); /* iterative deepening reads its own table */
+    ab_free(s);
+    fixture_free(f);
+}
+
+/* Stalemate loses in xiangqi: d7d8 leaves the lone black general no move (d9, f9 and e8 covered
+ * by the pawns, no check): a win in one ply that no capture gives. */
+static void ab_stalemate_by_the_rules(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    AbSearch *s = ab_create(f->v, f->e, 1 << 20);
+    test_set_fen(f->pos, f->v, "4k4/3P1P3/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    GameStatus st = pos_game_status(f->pos);
+    assert_int_equal(st.result, RESULT_RED_WINS);
+    assert_int_equal(st.reason, TERM_STALEMATE);
+    test_set_fen(f->pos, f->v, "4k4/5P3/3P5/9/9/9/9/9/9/3K5 w - - 0 1");
+    Move best;
+    /* No check, so no extension: the verdict is seen at two plies, where the reply is searched. */
+    assert_int_equal(ab_search(s, f->pos, 2, 4, &best), AB_MATE - 1);
+    Undo u;
+    pos_do_move(f->pos, best, &u);
+    assert_int_equal(pos_game_status(f->pos).result, RESULT_RED_WINS);
+    ab_free(s);
+    fixture_free(f);
+}
+
+/* The capture search takes the hanging chariot (the position of test_mcts wins_free_chariot) and
+ * scores it: at least a chariot above the static evaluation, less than two. */
+static void ab_capture_search_settles_exchanges(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    AbSearch *s = ab_create(f->v, f->e, 1 << 20);
+    test_set_fen(f->pos, f->v, "4k4/9/9/r8/4p4/9/4R4/9/9/R2K5 w - - 0 1");
+    int stand = (int)lrint(100.0 * eval_score(f->e, f->pos));
+    int q = ab_qsearch(s, f->pos, 4);
+    assert_true(q >= stand + 800);
+    assert_true(q < stand + 1800);
+    assert_int_equal(ab_qsearch(s, f->pos, 0), stand); /* no capture plies: the evaluation */
+    /* Two plies: a0a6 at once, or e3e5+ first (a pawn with check; the chariot still falls). */
+    Move best;
+    int d2 = ab_search(s, f->pos, 2, 4, &best);
+    char buf[16];
+    iccs(f->v, best, buf);
+    assert_true(!strcmp(buf, "a0a6") || !strcmp(buf, "e3e5"));
+    assert_true(d2 >= stand + 800);
+    ab_free(s);
+    fixture_free(f);
+}
+
+/* Jieqi: at the start nearly every move is an undrawn reveal. The search values each by the
+ * mean over the identities the pools allow, so a one-ply search gives a finite score that the
+ * outcomes (more nodes than moves) decide, the same every time. */
+static void ab_expectation_over_reveals(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("jieqi");
+    AbSearch *s = ab_create(f->v, f->e, 1 << 20);
+    pos_init_start(f->pos, f->v);
+    MoveList list;
+    int n = pos_generate_legal(f->pos, &list);
+    int chance = 0;
+    for (int i = 0; i < n; i++)
+        chance += hidden_is_chance(f->pos, list.moves[i]);
+    assert_true(chance > n / 2);
+    Move best;
+    int a = ab_search(s, f->pos, 1, 4, &best);
+    assert_true(abs(a) < AB_MATE_BOUND);
+    assert_true(ab_stats(s)->nodes > (uint64_t)n);
+    ab_clear(s);
+    assert_int_equal(ab_search(s, f->pos, 1, 4, NULL), a);
+    char fen[256], fen2[256];
+    pos_get_fen(f->pos, fen, sizeof fen);
+    ab_search(s, f->pos, 2, 4, NULL);
+    pos_get_fen(f->pos, fen2, sizeof fen2);
+    assert_string_equal(fen, fen2); /* the position is restored */
+    ab_free(s);
+    fixture_free(f);
+}
+
+/* ---- attack maps ---------------------------------------------------------------------------- */
+
+static uint64_t attacks_of(const Position *pos, const AttackMap *a, Side s, const char *from,
+                           const char *to)
+{
+    const char *p = from;
+    Point pf = variant_parse_point(pos->v, &p);
+    p = to;
+    Point pt = variant_parse_point(pos->v, &p);
+    assert_int_not_equal(pf, XQ_NO_POINT);
+    assert_int_not_equal(pt, XQ_NO_POINT);
+    assert_int_equal(XQ_PIECE_SIDE(pos->board[pf]), s);
+    return a->by[s][pt] >> pos->index[pf] & 1;
+}
+
+/* A cannon attacks past its screen only (b6..b9, not b3..b5); the chariot down to its own pawn
+ * (which it defends) and no further; a horse whose leg is blocked does not attack that way. */
+static void attack_map_patterns(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    test_set_fen(f->pos, f->v, "1r2k4/9/9/9/1p7/9/9/1C7/6r2/3K2N2 w - - 0 1");
+    AttackMap *a = malloc(sizeof *a);
+    attack_map_build(f->pos, a);
+    assert_true(attacks_of(f->pos, a, RED, "b2", "b9"));
+    assert_true(attacks_of(f->pos, a, RED, "b2", "b6"));
+    assert_false(attacks_of(f->pos, a, RED, "b2", "b5"));
+    assert_false(attacks_of(f->pos, a, RED, "b2", "b4"));
+    assert_false(attacks_of(f->pos, a, RED, "b2", "c2"));
+    assert_true(attacks_of(f->pos, a, BLACK, "b9", "b5"));
+    assert_true(attacks_of(f->pos, a, BLACK, "b9", "b6"));
+    assert_false(attacks_of(f->pos, a, BLACK, "b9", "b4"));
+    assert_true(attacks_of(f->pos, a, RED, "g0", "e1"));
+    assert_true(attacks_of(f->pos, a, RED, "g0", "i1"));
+    assert_false(attacks_of(f->pos, a, RED, "g0", "f2")); /* leg g1 blocked */
+    assert_false(attacks_of(f->pos, a, RED, "g0", "h2"));
+    assert_true(attacks_of(f->pos, a, BLACK, "g1", "e1"));
+    free(a);
+    fixture_free(f);
+}
+
+/* ---- the tree ------------------------------------------------------------------------------- */
+
+/* A horse attacked by a chariot and guarded by nothing (a position from a real game): with the
+ * exchange estimate its retreat is among the likeliest moves, without it one of forty. */
+static void see_prior_saves_attacked_piece(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    pos_init_start(f->pos, f->v);
+    test_play(f->pos, "b2b5 c6c5 e3e4 b7b6 h2h9 i9h9 b5b9 a9b9 e4e5 e6e5 g0e2 b6e6 h0f1 b9b1");
+    SearchParams p;
+    params_default(&p);
+    p.playouts = 1;
+    float prior[2];
+    for (int see = 0; see < 2; see++) {
+        p.prior_see = see;
+        Mcts *m = mcts_create(f->v, f->e, &p);
+        Rng rng;
+        rng_init(&rng, 1);
+        SearchResult r;
+        assert_int_equal(mcts_search(m, f->pos, &rng, false, &r), 0);
+        prior[see] = mcts_root_prior(m, parse(f->pos, "f1d2"));
+        mcts_free(m);
+    }
+    assert_true(prior[0] > 0 && prior[0] < 0.1f);
+    assert_true(prior[1] > 2.0f * prior[0]);
+    fixture_free(f);
+}
+
+/* child_values: the root's mate in one is a proven terminal child after the first playout. */
+static void child_values_prove_mate_at_expansion(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    test_set_fen(f->pos, f->v, "4k4/R8/9/9/9/9/p8/9/9/1R1K5 w - - 0 1");
+    SearchParams p;
+    params_default(&p);
+    p.child_values = 1;
+    p.playouts = 50;
+    Mcts *m = mcts_create(f->v, f->e, &p);
+    Rng rng;
+    rng_init(&rng, 1);
+    SearchResult r;
+    assert_int_equal(mcts_search(m, f->pos, &rng, false, &r), 0);
+    assert_int_equal(r.proven, 1);
+    assert_int_equal(r.playouts, 1); /* the proof ends the search */
+    char buf[16];
+    iccs(f->v, r.best, buf);
+    assert_string_equal(buf, "b0b9");
+    mcts_free(m);
+    fixture_free(f);
+}
+
+/* A free chariot: with child values and implicit minimax backups the capture is found with a
+ * handful of playouts, and the root child values report it (the capture's value is the best). */
+static void child_values_and_minimax_take_free_chariot(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    test_set_fen(f->pos, f->v, "4k4/9/9/r8/4p4/9/4R4/9/9/R2K5 w - - 0 1");
+    SearchParams p;
+    params_default(&p);
+    p.child_values = 1;
+    p.minimax_weight = 0.5;
+    p.prior_see = 1;
+    p.playouts = 8;
+    Mcts *m = mcts_create(f->v, f->e, &p);
+    Rng rng;
+    rng_init(&rng, 1);
+    SearchResult r;
+    assert_int_equal(mcts_search(m, f->pos, &rng, false, &r), 0);
+    char buf[16];
+    iccs(f->v, r.best, buf);
+    assert_string_equal(buf, "a0a6");
+    int best = -1;
+    for (int i = 0; i < r.nchildren; i++)
+        if (best < 0 || r.child_value[i] > r.child_value[best])
+            best = i;
+    assert_int_equal(r.moves[best], r.best);
+    assert_true(r.value > r.static_eval);
+    mcts_free(m);
+    fixture_free(f);
+}
+
+/* Every shipped rule set plays with the new options (leaf searches, child values, minimax
+ * backups, exchange priors, a restricted child set): legal moves, the same game for the same
+ * seed, and a second game after mcts_reset equal to the first (the table is cleared). */
+static void new_options_in_every_rule_set(void **state)
+{
+    (void)state;
+    static const char *const VARIANTS[] = {"xiangqi", "jieqi", "jieqi-folk", "banqi", "banqi-hp",
+                                           "sniper", "river-camp", "tuoqi", "cube", "five-tigers",
+                                           "mixed"};
+    static const char *const SETTINGS[][6] = {
+        {"child_values", "1", "minimax_weight", "0.3", "prior_see", "1"},
+        {"leaf_depth", "1", "minimax_weight", "0.5", "pv_prior", "0.3"},
+        {"child_values", "1", "child_top", "4", "leaf_depth", "1"},
+    };
+    for (size_t vi = 0; vi < sizeof VARIANTS / sizeof VARIANTS[0]; vi++) {
+        Fixture *f = fixture(VARIANTS[vi]);
+        for (size_t si = 0; si < sizeof SETTINGS / sizeof SETTINGS[0]; si++) {
+            SearchParams p;
+            params_default(&p);
+            p.playouts = 24;
+            p.hash_mb = 1;
+            XqError err;
+            for (int k = 0; k < 6; k += 2)
+                assert_int_equal(params_set(&p, SETTINGS[si][k], SETTINGS[si][k + 1], &err), 0);
+            Mcts *m = mcts_create(f->v, f->e, &p);
+            assert_non_null(m);
+            Move game[2][8];
+            for (int run = 0; run < 2; run++) {
+                mcts_reset(m);
+                pos_init_start(f->pos, f->v);
+                Rng rng;
+                rng_init(&rng, 9);
+                HiddenDeal deal;
+                if (hidden_on(f->v)) {
+                    hidden_deal(f->pos, &rng, &deal);
+                    hidden_show_start(f->pos, &deal, &rng);
+                }
+                for (int ply = 0; ply < 8; ply++) {
+                    game[run][ply] = XQ_MOVE_NONE;
+                    if (pos_game_status(f->pos).result != RESULT_NONE)
+                        break;
+                    SearchResult r;
+                    assert_int_equal(mcts_search(m, f->pos, &rng, false, &r), 0);
+                    if (!pos_move_is_legal(f->pos, r.best)) {
+                        char b1[16], fen[256];
+                        iccs(f->v, r.best, b1);
+                        pos_get_fen(f->pos, fen, sizeof fen);
+                        fail_msg("%s, settings %zu, ply %d: illegal move %s in %s", VARIANTS[vi],
+                                 si, ply, b1, fen);
+                    }
+                    /* A reveal shows the identity the deal gave the piece. */
+                    Move mv = hidden_on(f->v) ? hidden_resolve(f->pos, r.best, &deal) : r.best;
+                    game[run][ply] = mv;
+                    mcts_advance(m, mv);
+                    Undo u;
+                    pos_do_move(f->pos, mv, &u);
+                }
+            }
+            if (memcmp(game[0], game[1], sizeof game[0]) != 0)
+                fail_msg("%s, settings %zu: the second game differs", VARIANTS[vi], si);
+            mcts_free(m);
+        }
+        fixture_free(f);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tt_stores_and_replaces),
+        cmocka_unit_test(ab_finds_mate_in_1),
+        cmocka_unit_test(ab_finds_mate_in_2),
+        cmocka_unit_test(ab_stalemate_by_the_rules),
+        cmocka_unit_test(ab_capture_search_settles_exchanges),
+        cmocka_unit_test(ab_expectation_over_reveals),
+        cmocka_unit_test(attack_map_patterns),
+        cmocka_unit_test(see_prior_saves_attacked_piece),
+        cmocka_unit_test(child_values_prove_mate_at_expansion),
+        cmocka_unit_test(child_values_and_minimax_take_free_chariot),
+        cmocka_unit_test(new_options_in_every_rule_set),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
