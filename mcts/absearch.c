@@ -16,7 +16,8 @@ enum { QS_MAX_CAPTURES = 128 };
 struct AbSearch {
     const Variant *v;
     const Evaluator *e;
-    Tt tt;
+    Tt tt;              /* one bucket until a full-width search needs more (tt_bytes) */
+    uint64_t tt_bytes;
     AbStats stats;
     bool tables_vary;   /* a rule module switches move tables (the cube) */
     bool hidden;        /* face-down pieces */
@@ -37,7 +38,8 @@ AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes)
     s->e = e;
     s->tables_vary = variant_tables_vary(v);
     s->hidden = hidden_on(v);
-    if (tt_init(&s->tt, tt_bytes) < 0) {
+    s->tt_bytes = tt_bytes;
+    if (tt_init(&s->tt, 0) < 0) {
         free(s);
         return NULL;
     }
@@ -363,6 +365,17 @@ int ab_search(AbSearch *s, Position *pos, int depth, int qdepth, Move *best)
     s->stats.searches++;
     s->qdepth = qdepth;
     s->root_depth = depth;
+    if (depth > 0 && s->tt.mask == 0 && s->tt_bytes > TT_BUCKET * sizeof(TtEntry)) {
+        /* First full-width search: the table of the size asked for (kept small if that cannot
+         * be had; the search stays correct, only slower). */
+        Tt big;
+        if (tt_init(&big, s->tt_bytes) == 0) {
+            tt_free(&s->tt);
+            s->tt = big;
+        } else {
+            s->tt_bytes = 0;
+        }
+    }
     tt_new_search(&s->tt);
     if (best)
         *best = XQ_MOVE_NONE;

@@ -29,8 +29,10 @@ typedef struct AbStats {
     uint64_t searches;  /* ab_search calls */
 } AbStats;
 
-/* Creates a searcher with a transposition table of at most tt_bytes bytes (at least one bucket).
- * `v` and `e` must outlive it. NULL on out of memory. Free with ab_free (NULL allowed). */
+/* Creates a searcher whose transposition table gets at most tt_bytes bytes (at least one bucket)
+ * at its first full-width search (capture searches alone use none; if the memory cannot be had
+ * then, the table stays one bucket). `v` and `e` must outlive it. NULL on out of memory. Free
+ * with ab_free (NULL allowed). */
 AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes);
 void ab_free(AbSearch *s);
 
