@@ -274,10 +274,11 @@ static int displace_generate(const Position *pos, MoveList *list, int n)
 }
 
 /* The mover lands on X's point taking X off the board, then X is put on its destination (which
- * may be the point the mover left); a pawn sent onto its promotion zone is promoted like one
- * stepping there (RULES.md 8). Not a capture: u->captured stays empty; X is kept in u->replaced,
- * its list slot in u->captured_slot and the list entry its re-entry overwrites in
- * u->captured2_slot, so undo restores the lists exactly. */
+ * may be the point the mover left). A mover landing in its promotion zone (a pawn's jump onto the
+ * enemy queen point) and an X sent into its own are promoted as a piece stepping there is
+ * (docs/variants/tuoqi.md). Not a capture: u->captured stays empty; X is kept in u->replaced,
+ * the unpromoted mover in u->promoted, X's list slot in u->captured_slot and the list entry its
+ * re-entry overwrites in u->captured2_slot, so undo restores the lists exactly. */
 static void displace_do(Position *pos, Move m, Undo *u)
 {
     const Variant *v = pos->v;
@@ -285,6 +286,12 @@ static void displace_do(Position *pos, Move m, Undo *u)
     Piece x = pos_move_piece(pos, from, t, &u->captured_slot);
     Side them = XQ_PIECE_SIDE(x);
     u->replaced = x;
+    Piece mover = pos->board[t];
+    int mk = promote_kind_at(v, XQ_PIECE_KIND(mover), XQ_PIECE_SIDE(mover), t);
+    if (mk >= 0) {
+        u->promoted = mover;
+        pos_replace_piece(pos, t, XQ_PIECE(XQ_PIECE_SIDE(mover), mk));
+    }
     int pk = promote_kind_at(v, XQ_PIECE_KIND(x), them, dest);
     Piece put = pk >= 0 ? XQ_PIECE(them, pk) : x;
     u->captured2_slot = pos->list[them][pos->count[them]];
@@ -304,6 +311,8 @@ static void displace_undo(Position *pos, Move m, const Undo *u)
     pos->list[them][pos->count[them]] = u->captured2_slot;
     pos->board[dest] = XQ_EMPTY;
     pos->index[dest] = 0;
+    if (u->promoted)
+        pos->board[t] = u->promoted;
     pos_unmove_piece(pos, from, t, u->replaced, u->captured_slot); /* key: by the caller */
 }
 

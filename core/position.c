@@ -193,7 +193,7 @@ void pos_begin_ply(Position *pos, Move m, Undo *u)
     h->captured = XQ_EMPTY;
     u->captured = u->captured2 = XQ_EMPTY;
     u->captured_slot = u->captured2_slot = 0;
-    u->replaced = XQ_EMPTY;
+    u->replaced = u->promoted = XQ_EMPTY;
     memcpy(u->module, pos->module, sizeof u->module);
 }
 

@@ -46,6 +46,7 @@ typedef struct Undo {
     Piece captured2;
     uint8_t captured2_slot;
     Piece replaced;        /* a piece a module move changed in place (exchange) */
+    Piece promoted;        /* the mover before a promotion by a displacement move (else empty) */
     uint8_t module[XQ_MOD_STATE];
 } Undo;
 

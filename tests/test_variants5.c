@@ -304,6 +304,42 @@ static void tuoqi_promotion(void **state)
     variant_free(v);
 }
 
+/* A pawn reaching the enemy queen point by its displacement jump (diagonally over the palace
+ * corner onto the queen) is promoted too: d9 over e10 to f11 sends the queen to a0 and the pawn
+ * is a queen with the queen's moves; undo restores the pawn and the queen. Black likewise: d2
+ * over e1 to f0. */
+static void tuoqi_promotion_by_displacement(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("tuoqi");
+    const char *fens[2] = {"5q5/4a6/3P7/6k4/11/11/11/11/11/11/4K6/11 w - - 0 1",
+                           "11/4k6/11/11/11/11/11/11/11/3p7/4A1K4/5Q5 b - - 0 1"};
+    const char *moves[2] = {"d9f11@a0", "d2f0@k11"};
+    const char *after[2] = {"5Q5/4a6/11/6k4/11/11/11/11/11/11/4K6/q10 b - - 1 1",
+                            "10Q/4k6/11/11/11/11/11/11/11/11/4A1K4/5q5 w - - 1 2"};
+    for (int i = 0; i < 2; i++) {
+        test_set_fen(&pos, v, fens[i]);
+        Position before = pos;
+        char why[128];
+        Move m = move_parse(&pos, moves[i], why, sizeof why);
+        if (m == XQ_MOVE_NONE)
+            fail_msg("%s: %s", moves[i], why);
+        Undo u;
+        pos_do_move(&pos, m, &u);
+        expect_fen(&pos, after[i]);
+        assert_true(pos.key == pos_compute_key(&pos));
+        char msg[128];
+        assert_int_equal(pos_validate(&pos, msg, sizeof msg), 0);
+        pos_undo_move(&pos, m, &u);
+        assert_memory_equal(&pos, &before, offsetof(Position, hist));
+    }
+    /* The promoted queen moves as a queen: from f11 along the ring and into the palace. */
+    test_set_fen(&pos, v, "5Q5/4a6/11/6k4/11/11/11/11/11/11/4K6/q10 w - - 1 1");
+    assert_true(count_prefix(&pos, "f11") > 0);
+    assert_true(has_move(&pos, "f11g11"));
+    variant_free(v);
+}
+
 /* Chariot: over exactly three adjacent pieces; X (an elephant) makes one or two of its moves. */
 static void tuoqi_displace_chariot(void **state)
 {
@@ -446,6 +482,7 @@ int main(void)
         cmocka_unit_test(tuoqi_queen_horse_general),
         cmocka_unit_test(tuoqi_facing_any_line),
         cmocka_unit_test(tuoqi_promotion),
+        cmocka_unit_test(tuoqi_promotion_by_displacement),
         cmocka_unit_test(tuoqi_displace_chariot),
         cmocka_unit_test(tuoqi_displace_horse),
         cmocka_unit_test(tuoqi_displace_cannon),
