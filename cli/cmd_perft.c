@@ -15,12 +15,23 @@ static void usage(FILE *out)
             "usage: xqlab perft -v VARIANT -d DEPTH [--fen FEN] [--divide]\n\n"
             "Counts the leaves of the legal move tree DEPTH plies deep (no repetition or move-limit\n"
             "pruning) from the variant's start position or FEN. --divide prints the count below\n"
-            "each legal root move (ICCS). Prints leaves, seconds and million leaves per second.\n\n"
+            "each legal root move (ICCS). Where pieces are hidden every identity a reveal can turn\n"
+            "up is a branch of its own (a0a1R: ...). A game that has ended (a five-tigers turn took\n"
+            "the general) has no leaves below it. Prints leaves, seconds and million leaves per\n"
+            "second.\n\n"
             "  -v, --variant V   rule set name (xqlab variants) or variant file\n"
             "  -d, --depth D     plies, 0 to 12\n"
             "      --fen FEN     start from this position (default: the variant's start)\n"
             "      --divide      the count below each root move\n"
             "  -h, --help\n");
+}
+
+/* One --divide line: the branch in ICCS (a reveal with its drawn identity) and its leaves. */
+static void print_branch(void *ctx, Move m, uint64_t leaves)
+{
+    char buf[24];
+    move_to_iccs((const Variant *)ctx, m, buf);
+    printf("%s: %llu\n", buf, (unsigned long long)leaves);
 }
 
 int cmd_perft(int argc, char **argv)
@@ -65,23 +76,8 @@ int cmd_perft(int argc, char **argv)
         goto cleanup;
     }
     double t0 = cli_now();
-    uint64_t total = 0;
-    if (divide && depth > 0) {
-        MoveList list;
-        pos_generate_legal(pos, &list);
-        for (int i = 0; i < list.count; i++) {
-            Undo u;
-            pos_do_move(pos, list.moves[i], &u);
-            uint64_t n = perft(pos, (int)depth - 1);
-            pos_undo_move(pos, list.moves[i], &u);
-            char buf[16];
-            move_to_iccs(v, list.moves[i], buf);
-            printf("%s: %llu\n", buf, (unsigned long long)n);
-            total += n;
-        }
-    } else {
-        total = perft(pos, (int)depth);
-    }
+    uint64_t total = divide && depth > 0 ? perft_divide(pos, (int)depth, print_branch, (void *)v)
+                                         : perft(pos, (int)depth);
     double secs = cli_now() - t0;
     printf("depth %ld leaves %llu time %.3f s speed %.1f M leaves/s\n", depth,
            (unsigned long long)total, secs, secs > 0 ? (double)total / secs / 1e6 : 0.0);
