@@ -236,6 +236,12 @@ bool module_is_legal(Position *pos, Move m)
 
 int module_generate_legal(Position *pos, MoveList *list)
 {
+    /* A side whose royal piece was taken (by a five-tigers second sub-move) has lost: the game
+     * is over and has no moves. */
+    if (pos->v->royal_mask && pos->royal[pos->side] == XQ_NO_POINT) {
+        list->count = 0;
+        return 0;
+    }
     MoveList pseudo;
     module_generate_pseudo(pos, &pseudo);
     int n = 0;

@@ -317,6 +317,48 @@ static void tigers_perft(void **state)
     expect_perft("five-tigers", want, 4);
 }
 
+/* perft_divide callback: the leaves below the branch written `want` (ICCS), in ctx. */
+typedef struct Branch {
+    const Variant *v;
+    const char *want;
+    int64_t leaves;
+} Branch;
+
+static void find_branch(void *ctx, Move m, uint64_t leaves)
+{
+    Branch *b = ctx;
+    char text[24];
+    move_to_iccs(b->v, m, text);
+    if (!strcmp(text, b->want))
+        b->leaves = (int64_t)leaves;
+}
+
+/* A turn whose second sub-move takes the black general ends the game: perft counts nothing below
+ * it. Red: general d0, pawn e7; Black: chariot a9, general e9. Red has 11 turns (d0d1, d0e0 and
+ * nine pawn pairs); e7e8+e8e9 takes the general. Below the other ten Black has 131 replies in
+ * all (e.g. after d0d1: the chariot's 9 + 3 points, the general only f9, since e8 is the pawn's
+ * and d9 faces the red general: 13), so depth 2 is 131, not 144 with Black moving on without a
+ * general. */
+static void tigers_perft_after_general_taken(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("five-tigers");
+    test_set_fen(&pos, v, "r3k4/9/4P4/9/9/9/9/9/9/3K5 w - - 0 1");
+    assert_int_equal(perft(&pos, 1), 11);
+    Branch taken = {v, "e7e8+e8e9", -1}, quiet = {v, "d0d1", -1};
+    assert_int_equal(perft_divide(&pos, 2, find_branch, &taken), 131);
+    perft_divide(&pos, 2, find_branch, &quiet);
+    assert_int_equal(taken.leaves, 0);
+    assert_int_equal(quiet.leaves, 13);
+    assert_int_equal(perft(&pos, 2), 131);
+    test_play(&pos, "e7e8+e8e9");
+    assert_int_equal(perft(&pos, 1), 0);
+    GameStatus st = pos_game_status(&pos);
+    assert_int_equal(st.result, RESULT_RED_WINS);
+    assert_int_equal(st.reason, TERM_ROYAL_CAPTURED);
+    variant_free(v);
+}
+
 static void tigers_start_turns(void **state)
 {
     (void)state;
@@ -480,6 +522,7 @@ int main(void)
         cmocka_unit_test(cube_face_flying),
         cmocka_unit_test(cube_options),
         cmocka_unit_test(tigers_perft),
+        cmocka_unit_test(tigers_perft_after_general_taken),
         cmocka_unit_test(tigers_start_turns),
         cmocka_unit_test(tigers_second_move_optional),
         cmocka_unit_test(tigers_double_reach_checked),
