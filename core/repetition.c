@@ -2,6 +2,8 @@
  * the CXA 棋例 (chinese), judged by replaying the repeated cycle. */
 #include "repetition.h"
 
+#include "module.h"
+
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,12 +291,43 @@ static bool threat_is_new(const Judge *j, const Found *f, Side s, bool pawns_cha
     return before.exchange && !now->exchange && now->exchange_seen;
 }
 
+/* Where the piece standing on `after` once m is played stood before it: a turn's second sub-move
+ * (five tigers) moves a second piece, or the same one again. */
+static Point point_before(const Variant *v, Move m, Point after)
+{
+    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+    if (XQ_MOVE_FLAGS(m) & XQ_FLAG_DOUBLE) {
+        Move m2 = module_double_second(v, m);
+        if (after == XQ_MOVE_TO(m2))
+            after = XQ_MOVE_FROM(m2); /* the first sub-move's square if one pawn moved twice */
+    }
+    return after == to ? from : after;
+}
+
+/* Follows piece identities through m: the mover, a second sub-move's piece (five tigers), a
+ * displaced piece (tuoqi: from `to` to `extra`); a piece leaving the river camp is new on the
+ * board (id 63, which no list slot has). */
+static void follow_ids(const Variant *v, Move m, uint8_t *ids)
+{
+    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+    uint8_t flags = XQ_MOVE_FLAGS(m);
+    if (flags == XQ_FLAG_DISPLACE)
+        ids[XQ_MOVE_EXTRA(m)] = ids[to];
+    if (flags == XQ_FLAG_CAMP_LEAVE)
+        ids[to] = 63;
+    else if (from != to)
+        ids[to] = ids[from];
+    if (flags & XQ_FLAG_DOUBLE) {
+        Move m2 = module_double_second(v, m);
+        ids[XQ_MOVE_TO(m2)] = ids[XQ_MOVE_FROM(m2)];
+    }
+}
+
 /* Classifies the move m (legal in j->pos, side to move s); plays it on return. */
 static void classify_move(const Judge *j, Move m, const uint8_t *ids, MoveClass *c)
 {
     Position *p = j->pos;
     Side s = p->side, them = XQ_OTHER(s);
-    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
     memset(c, 0, sizeof *c);
 
     /* Collect the threats on the board after the move, for both pawn readings. */
@@ -310,7 +343,7 @@ static void classify_move(const Judge *j, Move m, const uint8_t *ids, MoveClass 
             Point x = p->list[them][ix];
             Threat t = threat_eval(j, a, x, s, pawns);
             if (t.threat)
-                found[nfound++] = (Found){a, a == to ? from : a, x, t};
+                found[nfound++] = (Found){a, point_before(j->v, m, a), x, t};
         }
     }
     if (j->chinese && !c->check)
@@ -422,7 +455,7 @@ GameStatus rep_verdict(Position *pos)
         Side s = work->side;
         MoveClass c;
         classify_move(&j, m, ids, &c);
-        ids[XQ_MOVE_TO(m)] = ids[XQ_MOVE_FROM(m)];
+        follow_ids(v, m, ids);
         chased[s] &= c.chased;
         bool attack = c.check || c.mate_threat || c.chase;
         forbidden[s] &= attack;

@@ -359,6 +359,29 @@ static void tigers_perft_after_general_taken(void **state)
     variant_free(v);
 }
 
+/* Repetition follows a piece moved by a turn's second sub-move: Red's pawn goes c5-b5-a5 and back
+ * in two-step turns, the black chariot follows it along rank 8 (c8-a8, a8-c8), attacking it
+ * (a crossed pawn, unprotected) with every move: Black chases one and the same piece perpetually
+ * and loses at the third occurrence. Red attacks nothing and gives no check. */
+static void tigers_repetition_follows_second_sub_move(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("five-tigers");
+    test_set_fen(&pos, v, "3k5/2r6/8P/9/2P6/9/9/9/9/4K4 w - - 0 1 [turn:1]");
+    const char *moves[] = {"c5b5+b5a5", "c8a8", "a5b5+b5c5", "a8c8",
+                           "c5b5+b5a5", "c8a8", "a5b5+b5c5", "a8c8"};
+    for (int i = 0; i < 8; i++) {
+        GameStatus st = pos_game_status(&pos);
+        if (st.result != RESULT_NONE)
+            fail_msg("the game ended before move %d (%s)", i + 1, moves[i]);
+        test_play(&pos, moves[i]);
+    }
+    GameStatus st = pos_game_status(&pos);
+    assert_int_equal(st.result, RESULT_RED_WINS);
+    assert_int_equal(st.reason, TERM_PERPETUAL_CHASE);
+    variant_free(v);
+}
+
 static void tigers_start_turns(void **state)
 {
     (void)state;
@@ -523,6 +546,7 @@ int main(void)
         cmocka_unit_test(cube_options),
         cmocka_unit_test(tigers_perft),
         cmocka_unit_test(tigers_perft_after_general_taken),
+        cmocka_unit_test(tigers_repetition_follows_second_sub_move),
         cmocka_unit_test(tigers_start_turns),
         cmocka_unit_test(tigers_second_move_optional),
         cmocka_unit_test(tigers_double_reach_checked),
