@@ -1,7 +1,7 @@
-/* mod_cube.c - rule module: cube generals (RULES.md 9, 超然象棋). Each general is a cube whose
- * faces are piece kinds; a turn may roll it so an adjacent face comes up (not on two consecutive
- * own turns); the kind on top moves by its [powered] atoms; a general with the general face up
- * attacks along its open file a general whose general face is not up. */
+/* mod_cube.c - rule module: cube generals (超然象棋, docs/variants/cube.md). Each general is a cube
+ * whose faces are piece kinds; a turn may roll it so an adjacent face comes up (not on two
+ * consecutive own turns); the kind on top moves by its [powered] atoms; a general with the
+ * general face up attacks along its open file the enemy general, whatever its top face. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -188,12 +188,13 @@ static bool cube_attacked(const Position *pos, Side side)
                     return true;
         }
     }
-    /* RULES.md 9: a general with the general face up attacks along its open file a general
-     * whose general face is not up. */
+    /* A general with the general face up attacks along its open file the enemy general, whatever
+     * that one's top face (超然象棋: it "flies" at a cube whose general face is down, and
+     * "otherwise as xiangqi", where two generals may not face each other). */
     int general = 0;
     while (!(v->royal_mask >> general & 1))
         general++;
-    if (v->cube.face_flying && top == general && pos->module[MS_CUBE_FACE + side] != general) {
+    if (v->cube.face_flying && top == general) {
         Point q = k;
         for (int d = DIR_N; d <= DIR_S; d += DIR_S - DIR_N) {
             for (q = v->neighbor[k][d]; q != XQ_NO_POINT && !pos->board[q]; q = v->neighbor[q][d])

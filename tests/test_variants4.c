@@ -171,8 +171,12 @@ static void cube_perft(void **state)
 {
     (void)state;
     /* d1 = 44 xiangqi moves + 4 rolls; d2 = 1920 + 44 * 4 rolls + 4 rolls * 48 replies = 2288
-     * (docs/variants/cube.md); d3, d4 pinned after the hand checks. */
-    static const uint64_t want[] = {48, 2288, 104170, 4722802};
+     * (docs/variants/cube.md); d3, d4 pinned after the hand checks. d4 is 8 fewer than when two
+     * general faces up could face each other: the four-ply lines where an advisor leaves its
+     * start point and both generals step onto the opened d- or f-file (advisor d0e1 or f0e1,
+     * then general e0d0 / e0f0; or general e0e1, then e1d1 / e1f1; against advisor d9e8 then
+     * general e9d9, or general e9e8 then e8d8, and the same on the f-file): 2 + 2 + 4. */
+    static const uint64_t want[] = {48, 2288, 104170, 4722794};
     expect_perft("cube", want, 4);
 }
 
@@ -261,25 +265,40 @@ static void cube_powered_advisor_cannon_pawn(void **state)
     variant_free(v);
 }
 
+/* A general with the general face up attacks along its open file the enemy general whatever that
+ * one's top face ("otherwise as xiangqi": two general faces may not face each other either); a
+ * general whose general face is down attacks nothing along the file. */
 static void cube_face_flying(void **state)
 {
     (void)state;
     Variant *v = test_load_variant("cube");
     XqError err;
-    /* Open e-file, both general faces up: no attack, the position is fine and nobody is in
-     * check (RULES.md 9: facing otherwise governed by attack). */
-    test_set_fen(&pos, v, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 [cube:K/k]");
-    assert_false(pos.in_check);
+    /* Open e-file, both general faces up: each attacks the other, so the side not to move is in
+     * check whoever is to move: no such position. */
+    assert_int_equal(pos_set_fen(&pos2, v, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 [cube:K/k]", &err), -1);
+    assert_int_equal(pos_set_fen(&pos2, v, "4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 1 [cube:K/k]", &err), -1);
     /* Red general face up, Black's not: Black is attacked, so with Red to move it is an
      * illegal position, and with Black to move Black is in check. */
     assert_int_equal(pos_set_fen(&pos2, v, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 [cube:K/n]", &err), -1);
     test_set_fen(&pos, v, "4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 1 [cube:K/n]");
     assert_true(pos.in_check);
-    /* Rolling away from the general face while facing a general-face general is illegal; the
-     * general may still step aside. */
-    test_set_fen(&pos, v, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 [cube:K/k]");
-    expect_moves(&pos, "e0", "d0 e1 f0");
-    /* Creating the facing is check: Red's general steps onto the open file of Black's. */
+    /* Neither general face up: they may face each other. */
+    test_set_fen(&pos, v, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 [cube:N/c]");
+    assert_false(pos.in_check);
+    /* Black's general face up checks Red's horse-face general: no roll helps (Black's attack does
+     * not depend on Red's face, and the general face up would only attack back); the general
+     * steps off the file. */
+    test_set_fen(&pos, v, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 [cube:N/k]");
+    assert_true(pos.in_check);
+    expect_moves(&pos, "e0", "d0 f0");
+    /* Stepping onto the open file of a general-face general is illegal for either face... */
+    test_set_fen(&pos, v, "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 [cube:K/k]");
+    assert_false(has_move(&pos, "d0e0"));
+    assert_true(has_move(&pos, "d0d1"));
+    test_set_fen(&pos, v, "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 [cube:N/k]");
+    assert_false(has_move(&pos, "d0e0"));
+    assert_true(has_move(&pos, "d0d1"));
+    /* ... and with the own general face up against a face-down one it is check. */
     test_set_fen(&pos, v, "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 [cube:K/n]");
     test_play(&pos, "d0e0");
     assert_true(pos.in_check);
