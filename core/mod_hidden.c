@@ -1076,14 +1076,59 @@ static bool has_kind(const Position *pos, Side seat, int kind)
     return false;
 }
 
-/* banqi-hp (RULES.md 5): over the cycle of a threefold repetition, does every move of `side`
- * leave one and the same enemy piece (followed as it moves) attacked? The cycle holds only plain
- * moves (a capture or a reveal changes the key for good), so it is undone and replayed on a copy. */
+/* Marks in `out` the face-up enemy pieces that side's move m, just played on p, attacks anew: some
+ * piece of `side` attacks the point and did not attack it from where it stood before the move
+ * (`before`: the attack table of the board before m). */
+static void attacked_by(Position *p, Side side, Move m, const uint64_t (*before)[4], bool *out)
+{
+    Side them = XQ_OTHER(side);
+    memset(out, 0, XQ_MAX_POINTS * sizeof *out);
+    for (int j = 0; j < p->count[them]; j++) {
+        Point x = p->list[them][j];
+        if (hidden_is_down(p->v, p->board[x]))
+            continue;
+        for (int a = 0; a < p->count[side] && !out[x]; a++) {
+            Point at = p->list[side][a];
+            if (!pos_piece_attacks(p, at, x))
+                continue;
+            Point was = at == XQ_MOVE_TO(m) ? XQ_MOVE_FROM(m) : at;
+            out[x] = !(before[x][was >> 6] >> (was & 63) & 1);
+        }
+    }
+}
+
+/* The attack table of p's board: for every enemy point x, the points of side's pieces
+ * attacking it. */
+static void attack_table(Position *p, Side side, uint64_t (*table)[4])
+{
+    Side them = XQ_OTHER(side);
+    memset(table, 0, XQ_MAX_POINTS * sizeof *table);
+    for (int j = 0; j < p->count[them]; j++) {
+        Point x = p->list[them][j];
+        if (hidden_is_down(p->v, p->board[x]))
+            continue;
+        for (int a = 0; a < p->count[side]; a++) {
+            Point at = p->list[side][a];
+            if (pos_piece_attacks(p, at, x))
+                table[x][at >> 6] |= (uint64_t)1 << (at & 63);
+        }
+    }
+}
+
+/* banqi-hp (docs/variants/banqi-hp.md): over the cycle of a threefold repetition, does every move
+ * of `side` create a new attack on one and the same enemy piece (followed as it moves)? A piece
+ * that merely stays attacked by a standing threat is not chased, as in the perpetual chase of
+ * xiangqi. The cycle holds only plain moves (a capture or a reveal changes the key for good), so
+ * it is undone and replayed on a copy. */
 static bool chases(const Position *pos, Side side, int start)
 {
     Position *p = malloc(sizeof *p);
-    if (!p)
+    uint64_t (*before)[4] = malloc(XQ_MAX_POINTS * sizeof *before);
+    if (!p || !before) {
+        free(p);
+        free(before);
         return false;
+    }
     memcpy(p, pos, sizeof *p);
     for (int i = p->hist_len - 1; i >= start; i--) {
         Move m = p->hist[i].move;
@@ -1095,6 +1140,8 @@ static bool chases(const Position *pos, Side side, int start)
     for (int i = start; i < pos->hist_len; i++, mover = XQ_OTHER(mover)) {
         Move m = p->hist[i].move;
         Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+        if (mover == side)
+            attack_table(p, side, before);
         uint8_t unused;
         pos_move_piece(p, from, to, &unused);
         if (mover != side) {
@@ -1106,15 +1153,7 @@ static bool chases(const Position *pos, Side side, int start)
             continue;
         }
         bool now[XQ_MAX_POINTS];
-        memset(now, 0, sizeof now);
-        Side them = XQ_OTHER(side);
-        for (int j = 0; j < p->count[them]; j++) {
-            Point x = p->list[them][j];
-            if (hidden_is_down(p->v, p->board[x]))
-                continue;
-            for (int a = 0; a < p->count[side] && !now[x]; a++)
-                now[x] = pos_piece_attacks(p, p->list[side][a], x);
-        }
+        attacked_by(p, side, m, (const uint64_t (*)[4])before, now);
         any = false;
         for (int q = 0; q < p->v->npoints; q++) {
             target[q] = first ? now[q] : target[q] && now[q];
@@ -1124,6 +1163,7 @@ static bool chases(const Position *pos, Side side, int start)
         if (!any)
             break;
     }
+    free(before);
     free(p);
     return any;
 }

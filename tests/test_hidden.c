@@ -403,6 +403,29 @@ static void hp_perpetual_chase_loses(void **state)
     free(pos);
 }
 
+/* A chase is a move that creates a new attack: a piece that merely stays attacked is not chased.
+ * The red cannon a0 (a cannon never moves) stands attacking the black elephant a3 over the
+ * face-down a1 while Red shuffles its general h0-h1 and Black its general e3-d3: no move of
+ * either side makes an attack, so the threefold repetition draws. */
+static void hp_standing_threat_is_no_chase(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("banqi-hp");
+    Position *pos = new_pos();
+    test_set_fen(pos, v, "b3k3/8/X7/C6K w - - 10 9 [hidden:p1/r/60/60]");
+    assert_true(legal(pos, "a0a3"));
+    const char *cycle[4] = {"h0h1", "e3d3", "h1h0", "d3e3"};
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(status(pos).result, RESULT_NONE);
+        play(pos, cycle[i % 4]);
+    }
+    GameStatus st = status(pos);
+    assert_int_equal(st.result, RESULT_DRAW);
+    assert_int_equal(st.reason, TERM_REPETITION_DRAW);
+    variant_free(v);
+    free(pos);
+}
+
 static void hp_show_start_and_colour_swap(void **state)
 {
     (void)state;
@@ -1339,6 +1362,7 @@ int main(void)
         cmocka_unit_test(hp_costs_by_kind),
         cmocka_unit_test(hp_draw_40_flips_do_not_reset),
         cmocka_unit_test(hp_perpetual_chase_loses),
+        cmocka_unit_test(hp_standing_threat_is_no_chase),
         cmocka_unit_test(hp_show_start_and_colour_swap),
         cmocka_unit_test(hp_paired_deal_swaps_seats),
         cmocka_unit_test(jieqi_perft_and_reveal),
