@@ -368,6 +368,59 @@ static void move_limit_check_cap(void **state)
     variant_free(v);
 }
 
+/* The FEN holds the whole natural-limit state: after Red's third check under cap 1 the limit
+ * count (2) differs from the no-capture counter (5), Red has given 3 checks and Black's reply will
+ * not count. A FEN without the field would read back as 5 counted plies. The position read back
+ * plays on exactly as the original, to the limit. */
+static void move_limit_state_in_fen(void **state)
+{
+    (void)state;
+    Variant *v = variant_with("move_limit = 120\ncheck_cap = 10", "move_limit = 6\ncheck_cap = 1");
+    test_set_fen(&pos, v, "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1");
+    play_ongoing(&pos, "a1a9 e9e8 a9a8 e8e7 a8a7");
+    char fen[256];
+    pos_get_fen(&pos, fen, sizeof fen);
+    assert_string_equal(fen, "9/9/R3k4/9/9/9/9/9/9/3K5 b - - 5 3 [limit:2/3/0*]");
+    Position *back = malloc(sizeof *back);
+    assert_non_null(back);
+    test_set_fen(back, v, fen);
+    assert_int_equal(back->limit_count, 2);
+    assert_int_equal(back->checks[RED], 3);
+    assert_int_equal(back->checks[BLACK], 0);
+    assert_true(back->reply_uncounted);
+    assert_int_equal(back->key, pos.key);
+    const char *rest[] = {"e7e8", "a7b7", "e8e9", "b7b6", "e9e8"};
+    for (int i = 0; i < 5; i++) {
+        GameStatus a = pos_game_status(&pos), b = pos_game_status(back);
+        assert_int_equal(a.result, RESULT_NONE);
+        assert_int_equal(b.result, RESULT_NONE);
+        test_play(&pos, rest[i]);
+        test_play(back, rest[i]);
+        assert_int_equal(back->limit_count, pos.limit_count);
+    }
+    assert_status(pos_game_status(back), RESULT_DRAW, TERM_MOVE_LIMIT);
+    /* Without cap-uncounted plies the field is not written; a FEN without it starts the count at
+     * the no-capture counter. */
+    test_set_fen(back, v, "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 4 3");
+    assert_int_equal(back->limit_count, 4);
+    pos_get_fen(back, fen, sizeof fen);
+    assert_string_equal(fen, "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 4 3");
+    /* Refused: a count above the counter, more checks than plies, a malformed or repeated field. */
+    XqError err;
+    const char *bad[] = {
+        "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 4 3 [limit:5/0/0]",
+        "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 4 3 [limit:2/3/2]",
+        "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 4 3 [limit:2/1]",
+        "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 4 3 [limit:2/1/0x]",
+        "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 4 3 [limit:2/1/0] [limit:2/1/0]",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (pos_set_fen(back, v, bad[i], &err) == 0)
+            fail_msg("accepted '%s'", bad[i]);
+    free(back);
+    variant_free(v);
+}
+
 static void mate_on_limit_ply_wins(void **state)
 {
     (void)state;
@@ -413,6 +466,7 @@ int main(void)
         cmocka_unit_test(stalemate_loses_or_draws),
         cmocka_unit_test(move_limit_draws),
         cmocka_unit_test(move_limit_check_cap),
+        cmocka_unit_test(move_limit_state_in_fen),
         cmocka_unit_test(mate_on_limit_ply_wins),
         cmocka_unit_test(status_format),
     };
