@@ -31,6 +31,12 @@ if [ "$(grep -v '^;' "$dir/w1.ini" | cksum)" = "$(grep -v '^;' "$dir/w2.ini" | c
 else
     fail "weights differ between 1 and 2 threads"
 fi
+# The default is the recommended --root-blend 1 (docs/training.md), and 40 games are too few for
+# the fitted piece values: one warning names them with their errors and the game count.
+"$XQLAB" tune "$dir/xq.h5" -o "$dir/w3.ini" --quiet > /dev/null 2> "$dir/err3.txt" || fail "tune with defaults"
+grep -q '"root_blend": 1,' "$dir/w3.json" && ok "default root blend 1" || fail "default root blend: $(grep -o '"root_blend": [^,]*' "$dir/w3.json")"
+grep -q 'warning: too few data for [0-9]* fitted piece value.*from [0-9]* training games' "$dir/err3.txt" &&
+    ok "warns about too few data" || fail "no too-few-data warning: $(cat "$dir/err3.txt")"
 if "$XQLAB" match -v xiangqi --a "mcts:playouts=8,weights=$dir/w1.ini" --b mcts:playouts=8 -n 6 \
        --sprt 0,10,0.05,0.05 --quiet --json > "$dir/match.json" 2>&1 &&
    grep -q '"elo_95"' "$dir/match.json" && grep -q '"verdict"' "$dir/match.json"; then
