@@ -178,22 +178,42 @@ static void print_text(FILE *out, const OpeningTree *t, const ShardSet *set, con
                 t->other_start, t->unknown_result);
     fprintf(out, "first move entropy %.2f bits over %d distinct first moves (effective number of first moves %.1f)\n\n",
             h, first_moves, pow(2.0, h));
-    fprintf(out, "%sFirst moves (at least %" PRIu64 " games)\n\n", md ? "## " : "", o->min_games);
-    print_header(out, "move", md);
+    /* The most games of a first move and of a line of full depth: when nothing passes
+     * --min-games the text says so (and how many the best has) instead of an empty table. */
+    uint64_t best_first = 0, best_line = 0;
     for (int c = t->nodes[0].first_child; c >= 0; c = t->nodes[c].next_sibling)
-        if (openings_games(t, c) >= o->min_games)
-            print_row(out, t, c, t->nodes[c].text, md, 0);
+        if (openings_games(t, c) > best_first)
+            best_first = openings_games(t, c);
+    for (int i = 0; i < t->count; i++)
+        if (t->nodes[i].depth == t->depth && openings_games(t, i) > best_line)
+            best_line = openings_games(t, i);
+    fprintf(out, "%sFirst moves (at least %" PRIu64 " games)\n\n", md ? "## " : "", o->min_games);
+    if (best_first < o->min_games) {
+        fprintf(out, "No first move has %" PRIu64 " games or more (the most played has %" PRIu64 "): lower "
+                "--min-games to see them.\n", o->min_games, best_first);
+    } else {
+        print_header(out, "move", md);
+        for (int c = t->nodes[0].first_child; c >= 0; c = t->nodes[c].next_sibling)
+            if (openings_games(t, c) >= o->min_games)
+                print_row(out, t, c, t->nodes[c].text, md, 0);
+    }
     int *ids = malloc((size_t)(o->top > 0 ? o->top : 1) * sizeof *ids);
     int n = ids ? top_lines(t, o, ids, o->top) : 0;
-    fprintf(out, "\n%sTop %d lines of %d plies\n\n", md ? "## " : "", n, t->depth);
-    print_header(out, "line", md);
+    if (n == 0) {
+        fprintf(out, "\n%sTop lines of %d plies\n\nNo line of %d plies has %" PRIu64 " games or more (the most played "
+                "has %" PRIu64 "): lower --min-games or --depth.\n", md ? "## " : "", t->depth, t->depth, o->min_games,
+                best_line);
+    } else {
+        fprintf(out, "\n%sTop %d lines of %d plies\n\n", md ? "## " : "", n, t->depth);
+        print_header(out, "line", md);
+    }
     for (int i = 0; i < n; i++) {
         char line[512];
         openings_line_text(t, ids[i], line, sizeof line);
         print_row(out, t, ids[i], line, md, 0);
     }
     free(ids);
-    if (!md) {
+    if (!md && best_first >= o->min_games) {
         fprintf(out, "\nTree (lines with at least %" PRIu64 " games)\n\n", o->min_games);
         print_header(out, "line", false);
         print_tree_text(out, t, 0, o);

@@ -36,7 +36,8 @@ typedef struct SearchParams {
     int resign_moves;          /* ... for this many own moves in a row (0 = never) */
     double resign_disabled_fraction; /* games in which resignation is disabled */
     int max_plies;             /* game length cap (adjudicated draw) */
-    int arena_nodes;           /* node arena size per game (nodes of 24 bytes) */
+    int arena_nodes;           /* node arena size per game (nodes of 24 bytes; the arena costs
+                                * MCTS_NODE_BYTES = 28 a node with its compaction scratch) */
     double prior_temperature;  /* softmax temperature of the move heuristic, in pawns */
     double prior_check_bonus;  /* heuristic bonus of a checking move, in pawns */
     double prior_see;          /* weight of the exchange estimate (threats.h) in the move heuristic:

@@ -68,6 +68,7 @@ if [ $? -eq 1 ] && grep -q 'python3-matplotlib' "$WORK/err"; then ok "report-plo
 
 expect openings-text 0 'first move entropy [0-9.]+ bits' -- openings "$WORK/a1.h5" "$WORK/a2.h5" --depth 2 --min-games 1
 expect openings-json 0 '"kind": "openings".*"notation": "WXF"' -- openings --json "$WORK/a1.h5" --depth 3
+expect openings-none-passes 0 "No first move has 100000 games or more \\(the most played has [0-9]+\\): lower --min-games" -- openings "$WORK/a1.h5" --min-games 100000
 expect openings-h5 0 'wrote /openings' -- openings "$WORK/a1.h5" --h5 "$WORK/tree.h5"
 expect openings-h5-into-input 1 'is an input of this command' -- openings "$WORK/a1.h5" --h5 "$WORK/a1.h5"
 expect openings-bad-depth 2 'depth' -- openings "$WORK/a1.h5" --depth 0
