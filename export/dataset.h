@@ -7,13 +7,14 @@
 
 #include "variant.h"
 
-/* Version 4: in /games/start_fen the letters and the side to move name colours in jieqi-folk,
- * banqi and banqi-hp too (before, they named seats there; the reader rewrites such FENs of older
- * files). Version 3 writes every string attribute as a fixed-length string (export/schema.h says
- * why); version 2 added /positions/module, /games/deal, /games/deal_swapped and
- * /games/seat_colour; versions 1-3 are still read (the newer columns of a version-1 file read as
- * zero). */
-enum { DATASET_FORMAT_VERSION = 4, DATASET_FORMAT_OLDEST = 1 };
+/* Version 5 stores /games/termination as an HDF5 enum of the termination names and the root
+ * attribute piece_letters (board byte -> piece letter). Version 4: in /games/start_fen the
+ * letters and the side to move name colours in jieqi-folk, banqi and banqi-hp too (before, they
+ * named seats there; the reader rewrites such FENs of older files). Version 3 writes every string
+ * attribute as a fixed-length string (export/schema.h says why); version 2 added
+ * /positions/module, /games/deal, /games/deal_swapped and /games/seat_colour; versions 1-4 are
+ * still read (the newer columns of a version-1 file read as zero). */
+enum { DATASET_FORMAT_VERSION = 5, DATASET_FORMAT_OLDEST = 1 };
 
 /* Provenance written as root attributes. Strings are borrowed for the call. */
 typedef struct DatasetMeta {

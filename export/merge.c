@@ -87,7 +87,7 @@ static int read_cell(const Source *s, Column c, uint64_t row, void *out, XqError
 {
     int rc = -1;
     hid_t d = H5Dopen2(s->file, SCHEMA_COLUMNS[c].path, H5P_DEFAULT);
-    hid_t m = schema_mem_type(SCHEMA_COLUMNS[c].type);
+    hid_t m = d >= 0 ? schema_mem_type_of(d, SCHEMA_COLUMNS[c].type) : -1;
     if (d >= 0 && m >= 0 && schema_read_rows(d, m, row, 1, 1, out) == 0)
         rc = 0;
     else
@@ -317,7 +317,8 @@ static int copy_column(hid_t out, const char *out_path, Column c, const Source *
     size_t row_bytes = schema_type_size(spec->type) * (size_t)width;
     uint64_t block = (uint64_t)chunk[0] * BLOCK_CHUNKS;
     int rc = -1;
-    hid_t dset = -1, mtype = schema_mem_type(spec->type), space = -1, fspace = -1, mspace = -1, in = -1;
+    hid_t dset = -1, mtype = schema_mem_type(schema_column_type(c, src[0].version)), space = -1, fspace = -1, mspace = -1,
+          in = -1;
     uint8_t *buf = malloc((size_t)block * row_bytes);
     hsize_t dims[2] = {total, (hsize_t)width}, maxdims[2] = {H5S_UNLIMITED, (hsize_t)width};
     if (!buf || mtype < 0) {
@@ -514,6 +515,7 @@ static int write_root(hid_t out, const char *out_path, const Source *src, int co
     }
     snprintf(cl, cl_size, "%s (shards written by: %s)", command_line, texts[5]);
     uint64_t games = src[count - 1].first_game + src[count - 1].games - src[0].first_game;
+    char letters[40];
     /* A whole run is shard 0 of 1. A partial merge that lacks the run's last shards keeps the
      * place of its own last one, so a later merge of it still finds the shards after it missing. */
     const Source *last = &src[count - 1];
@@ -533,7 +535,9 @@ static int write_root(hid_t out, const char *out_path, const Source *src, int co
         attr_write_i32(out, "npoints", npoints) < 0 ||
         attr_write_string(out, "host", host) < 0 ||
         attr_write_string(out, "created_utc", created) < 0 ||
-        attr_write_string(out, "closed_utc", now) < 0)
+        attr_write_string(out, "closed_utc", now) < 0 ||
+        (src[0].version >= 5 && schema_piece_letters(texts[2], letters, sizeof letters) == 0 &&
+         attr_write_string(out, "piece_letters", letters) < 0))
         schema_fail(err, out_path, "cannot write the root attributes");
     else
         rc = 0;

@@ -183,7 +183,7 @@ static void fill_info(DatasetReader *r)
         const ColumnSpec *spec = &SCHEMA_COLUMNS[c];
         DatasetInfo *in = &r->info[r->ninfo++];
         in->path = spec->path;
-        in->dtype = schema_type_name(spec->type);
+        in->dtype = schema_type_name(schema_column_type(c, r->summary.format_version));
         in->rows = r->rows[c];
         in->raw_bytes = r->rows[c] * schema_type_size(spec->type) * (uint64_t)schema_width(c, r->summary.npoints);
         in->stored_bytes = H5Dget_storage_size(r->dset[c]);
@@ -256,7 +256,7 @@ static DatasetReader *open_checked(const char *path, XqError *err)
         r->dset[c] = schema_open_column(r->file, c, r->summary.npoints, &r->rows[c], path, err);
         if (r->dset[c] < 0)
             goto fail;
-        if ((r->mtype[c] = schema_mem_type(SCHEMA_COLUMNS[c].type)) < 0) {
+        if ((r->mtype[c] = schema_mem_type_of(r->dset[c], SCHEMA_COLUMNS[c].type)) < 0) {
             schema_fail(err, path, "cannot make the memory type of %s", SCHEMA_COLUMNS[c].path);
             goto fail;
         }

@@ -2,12 +2,15 @@
  * writer and the reader. */
 #include "schema.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "status.h"
 
 const ColumnSpec SCHEMA_COLUMNS[NCOLUMNS] = {
     [C_MOVES] = {"/games/moves", LEN_MOVES, T_U32, false,
@@ -49,8 +52,8 @@ const ColumnSpec SCHEMA_COLUMNS[NCOLUMNS] = {
         "seed of the game"},
     [C_GAME_RESULT] = {"/games/result", LEN_GAMES, T_I8, false,
         "result from red: 1 red wins, 0 draw, -1 black wins, -2 none"},
-    [C_GAME_TERMINATION] = {"/games/termination", LEN_GAMES, T_U8, false,
-        "why the game ended (Termination enum, docs/data-format.md)"},
+    [C_GAME_TERMINATION] = {"/games/termination", LEN_GAMES, T_TERM, false,
+        "why the game ended: an enum of the termination names (format 5; uint8 before), docs/data-format.md"},
     [C_GAME_PLIES] = {"/games/plies", LEN_GAMES, T_U16, false,
         "plies played"},
     [C_GAME_START_FEN] = {"/games/start_fen", LEN_GAMES, T_FEN, false,
@@ -111,6 +114,35 @@ bool schema_column_in(Column c, int version)
     }
 }
 
+ColumnType schema_column_type(Column c, int version)
+{
+    ColumnType t = SCHEMA_COLUMNS[c].type;
+    return t == T_TERM && version < 5 ? T_U8 : t;
+}
+
+int schema_piece_letters(const char *variant_text, char *buf, size_t size)
+{
+    if (size < 33)
+        return -1;
+    XqError err;
+    Variant *v = variant_load_text(variant_text, "variant_text", &err);
+    if (!v)
+        return -1;
+    memset(buf, '?', 32);
+    buf[0] = '.';
+    buf[32] = '\0';
+    for (int k = 0; k < v->nkinds; k++)
+        for (int s = 0; s < 2; s++) {
+            Piece pc = XQ_PIECE(s, k);
+            if (pc < 32) {
+                char c = v->kinds[k].letter;
+                buf[pc] = (char)(s == RED ? toupper((unsigned char)c) : tolower((unsigned char)c));
+            }
+        }
+    variant_free(v);
+    return 0;
+}
+
 int16_t schema_quantise(float v)
 {
     if (isnan(v))
@@ -132,7 +164,7 @@ float schema_dequantise(int16_t q)
 size_t schema_type_size(ColumnType t)
 {
     switch (t) {
-    case T_U8: case T_I8: return 1;
+    case T_U8: case T_I8: case T_TERM: return 1;
     case T_U16: case T_I16: return 2;
     case T_U32: case T_F32: return 4;
     case T_U64: return 8;
@@ -152,8 +184,39 @@ const char *schema_type_name(ColumnType t)
     case T_U64: return "uint64";
     case T_F32: return "float32";
     case T_FEN: return "S256";
+    case T_TERM: return "enum uint8";
     }
     return "?";
+}
+
+/* The termination enum over base (H5T_STD_U8LE on disk, H5T_NATIVE_UINT8 in memory); the
+ * member names are termination_name's ("checkmate", "move limit", ...). */
+static hid_t termination_type(hid_t base)
+{
+    hid_t t = H5Tenum_create(base);
+    if (t < 0)
+        return -1;
+    for (int code = 0; code < TERM_COUNT; code++) {
+        uint8_t value = (uint8_t)code;
+        if (H5Tenum_insert(t, termination_name((Termination)code), &value) < 0) {
+            H5Tclose(t);
+            return -1;
+        }
+    }
+    return t;
+}
+
+hid_t schema_mem_type_of(hid_t dset, ColumnType t)
+{
+    if (t == T_TERM) {
+        hid_t ft = H5Dget_type(dset);
+        bool plain = ft >= 0 && H5Tget_class(ft) == H5T_INTEGER;
+        if (ft >= 0)
+            H5Tclose(ft);
+        if (plain)
+            return schema_mem_type(T_U8);
+    }
+    return schema_mem_type(t);
 }
 
 static hid_t fen_type(void)
@@ -179,6 +242,7 @@ hid_t schema_file_type(ColumnType t)
     case T_U64: return H5Tcopy(H5T_STD_U64LE);
     case T_F32: return H5Tcopy(H5T_IEEE_F32LE);
     case T_FEN: return fen_type();
+    case T_TERM: return termination_type(H5T_STD_U8LE);
     }
     return -1;
 }
@@ -194,6 +258,7 @@ hid_t schema_mem_type(ColumnType t)
     case T_U64: return H5Tcopy(H5T_NATIVE_UINT64);
     case T_F32: return H5Tcopy(H5T_NATIVE_FLOAT);
     case T_FEN: return fen_type();
+    case T_TERM: return termination_type(H5T_NATIVE_UINT8);
     }
     return -1;
 }
@@ -444,6 +509,15 @@ hid_t schema_open_column(hid_t file, Column c, int npoints, uint64_t *rows, cons
     case T_FEN:
         type_ok = cls == H5T_STRING && H5Tis_variable_str(type) == 0 && size == FEN_BYTES;
         break;
+    case T_TERM: {
+        /* The enum (format 5) or the plain uint8 of older files. */
+        hid_t base = cls == H5T_ENUM ? H5Tget_super(type) : -1;
+        type_ok = size == 1 && (cls == H5T_ENUM ? base >= 0 && H5Tget_sign(base) == H5T_SGN_NONE
+                                                : cls == H5T_INTEGER && H5Tget_sign(type) == H5T_SGN_NONE);
+        if (base >= 0)
+            H5Tclose(base);
+        break;
+    }
     case T_F32:
         type_ok = cls == H5T_FLOAT && size == 4;
         break;

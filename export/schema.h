@@ -11,7 +11,9 @@
 typedef enum { LEN_MOVES, LEN_POLICY, LEN_POSITIONS, LEN_GAMES, LEN_COUNT } LengthClass;
 
 /* Element types on disk (always little-endian); T_FEN is a fixed 256-byte NUL-padded string. */
-typedef enum { T_U8, T_I8, T_U16, T_I16, T_U32, T_U64, T_F32, T_FEN } ColumnType;
+/* T_TERM (format 5) is an HDF5 enum over uint8 whose members are the termination names
+ * (termination_name), so h5py and h5dump show them; format 1-3 files hold plain uint8 there. */
+typedef enum { T_U8, T_I8, T_U16, T_I16, T_U32, T_U64, T_F32, T_FEN, T_TERM } ColumnType;
 
 enum { FEN_BYTES = 256 };
 
@@ -53,6 +55,8 @@ bool schema_is_2d(Column c);
 /* True if files of format `version` hold column c (older files lack the columns added later;
  * readers treat those as zero). */
 bool schema_column_in(Column c, int version);
+/* Column type of c in files of format `version` (termination: T_TERM from format 5, else u8). */
+ColumnType schema_column_type(Column c, int version);
 
 /* Root values and evaluations in [-1, 1] are stored as int16: round(v * VALUE_SCALE);
  * VALUE_MISSING stands for NaN (no value). */
@@ -64,8 +68,18 @@ size_t schema_type_size(ColumnType t);
 /* New HDF5 type ids for the file / memory representation; the caller closes them. */
 hid_t schema_file_type(ColumnType t);
 hid_t schema_mem_type(ColumnType t);
-/* Human-readable dtype ("uint8", "int16", "S256"). */
+/* Human-readable dtype ("uint8", "int16", "S256", "enum uint8"). */
 const char *schema_type_name(ColumnType t);
+/* The memory type to read or write an open dataset of column type t with: schema_mem_type(t),
+ * except that a T_TERM column of an older file (plain uint8 on disk) is read as uint8 (HDF5 does
+ * not convert integers to enums). The memory layout is one byte either way. */
+hid_t schema_mem_type_of(hid_t dset, ColumnType t);
+
+/* The board-byte -> piece-letter map of a rule set (root attribute piece_letters, format 5): one
+ * character per code 0..31, '.' for an empty point, the kind's FEN letter (upper case red, lower
+ * case black), '?' for codes no piece uses. NULL-terminated into buf (at least 33 bytes); -1 if
+ * the variant text does not load. */
+int schema_piece_letters(const char *variant_text, char *buf, size_t size);
 
 /* Switches off HDF5's automatic error printing (errors are reported through XqError). The
  * thread-safe HDF5 keeps this setting per thread, so every public entry point calls it: a writer

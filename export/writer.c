@@ -104,6 +104,12 @@ static int write_meta(DatasetWriter *w, const DatasetMeta *m, XqError *err)
         if (attr_write_string(f, texts[i][0], texts[i][1]) < 0)
             return schema_fail(err, w->tmp_path, "cannot write the root attribute %s", texts[i][0]);
     }
+    /* Board byte -> piece letter, so that a reader needs no rule-set parser (format 5); left out
+     * only when the text is not a loadable rule set (synthetic test data). */
+    char letters[40];
+    if (schema_piece_letters(m->variant_text ? m->variant_text : "", letters, sizeof letters) == 0 &&
+        attr_write_string(f, "piece_letters", letters) < 0)
+        return schema_fail(err, w->tmp_path, "cannot write the root attribute piece_letters");
     if (attr_write_i32(f, "format_version", DATASET_FORMAT_VERSION) < 0 ||
         attr_write_u64(f, "base_seed", m->base_seed) < 0 ||
         attr_write_i32(f, "shard_index", m->shard_index) < 0 ||

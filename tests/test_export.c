@@ -675,6 +675,63 @@ static void rewrite_strings_as_vlen(const char *path, int32_t version)
 /* Format 3 writes every string attribute fixed-length (no reader path goes through the global
  * heap) and refuses a variable-length one; files of format 2 with variable-length strings still
  * read. */
+/* Format 4: the termination column is an HDF5 enum named by termination_name, and a file of a
+ * real rule set maps its board bytes to piece letters. */
+static void test_termination_enum_and_piece_letters(void **state)
+{
+    (void)state;
+    char path[600];
+    scratch("enum4.h5", path, sizeof path);
+    char *text = ini_read_file(XQ_SOURCE_DIR "/configs/variants/xiangqi.ini", &(XqError){0});
+    assert_non_null(text);
+    DatasetMeta meta = test_meta();
+    meta.variant_name = "xiangqi";
+    meta.variant_text = text;
+    XqError err;
+    uint64_t done;
+    DatasetWriter *w = dsw_open(path, &meta, false, &done, &err);
+    if (!w)
+        fail_with("dsw_open", &err);
+    append_games(w, 0, 4);
+    if (dsw_close(w, &err) != 0)
+        fail_with("dsw_close", &err);
+    hid_t h = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(h >= 0);
+    hid_t d = H5Dopen2(h, "/games/termination", H5P_DEFAULT), t = H5Dget_type(d);
+    assert_int_equal(H5Tget_class(t), H5T_ENUM);
+    uint8_t code = TERM_CHECKMATE;
+    char name[32];
+    assert_true(H5Tenum_nameof(t, &code, name, sizeof name) >= 0);
+    assert_string_equal(name, "checkmate");
+    code = TERM_LENGTH_CAP;
+    assert_true(H5Tenum_nameof(t, &code, name, sizeof name) >= 0);
+    assert_string_equal(name, "length cap");
+    H5Tclose(t);
+    H5Dclose(d);
+    hid_t a = H5Aopen(h, "piece_letters", H5P_DEFAULT), at = H5Aget_type(a);
+    char letters[40] = "";
+    assert_int_equal(H5Tget_size(at), 32); /* fixed-length, exactly the text (format 3 on) */
+    assert_true(H5Aread(a, at, letters) >= 0);
+    /* Kinds in file order K A B N R C P: codes 1..7 red, 17..23 black. */
+    assert_string_equal(letters, ".KABNRCP?????????kabnrcp????????");
+    H5Tclose(at);
+    H5Aclose(a);
+    H5Fclose(h);
+    /* The reader gives the codes back (make_game cycles through every termination). */
+    DatasetReader *r = dsr_open(path, &err);
+    if (!r)
+        fail_with("dsr_open", &err);
+    for (uint64_t i = 0; i < 4; i++) {
+        GameRecord g;
+        if (dsr_read_game(r, i, &g, &err) != 0)
+            fail_with("dsr_read_game", &err);
+        assert_int_equal(g.termination, i % TERM_COUNT);
+        game_record_free(&g);
+    }
+    dsr_close(r);
+    free(text);
+}
+
 static void test_fixed_length_strings(void **state)
 {
     (void)state;
@@ -1092,6 +1149,7 @@ int main(void)
         cmocka_unit_test(test_reads_format_1),
         cmocka_unit_test(test_fixed_length_strings),
         cmocka_unit_test(test_reads_seat_letter_fens),
+        cmocka_unit_test(test_termination_enum_and_piece_letters),
         cmocka_unit_test(test_text_attribute_limit),
         cmocka_unit_test(test_zstd_filter),
         cmocka_unit_test(test_sigkill_between_flushes),

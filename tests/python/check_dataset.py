@@ -29,7 +29,7 @@ def check_tiles(first, count, total, what):
 def main(path):
     with h5py.File(path, "r") as f:
         version = int(f.attrs["format_version"])
-        assert version in (1, 2, 3, 4), "format_version"
+        assert version in (1, 2, 3, 4, 5), "format_version"
         for name in ["program_version", "variant_name", "variant_text", "params_text", "weights_text",
                      "command_line", "host", "created_utc", "closed_utc"]:
             assert isinstance(text(f.attrs[name]), str), f"attribute {name} is not a string"
@@ -91,6 +91,16 @@ def main(path):
             assert f["games/deal"].shape == (ngames, npoints), "games/deal shape"
             assert len(f["games/deal_swapped"]) == ngames, "games/deal_swapped length"
             assert set(np.unique(f["games/seat_colour"][...])) <= {-1, 0, 1}, "games/seat_colour"
+        if version >= 5:
+            # The termination column is an HDF5 enum of the termination names; piece_letters maps
+            # every board byte to its letter ('.' empty, '?' unused).
+            names = h5py.check_enum_dtype(f["games/termination"].dtype)
+            assert names is not None, "games/termination is not an enum"
+            assert names["checkmate"] == 1 and names["ongoing"] == 0, f"termination names {names}"
+            assert set(np.unique(g["termination"])) <= set(names.values()), "termination outside the enum"
+            letters = np.frombuffer(f.attrs["piece_letters"], dtype="S1")
+            assert len(letters) == 32 and letters[0] == b".", "piece_letters"
+            assert b"?" not in set(letters[np.unique(codes)]), "a board byte without a piece letter"
     print(f"{path}: ok ({ngames} games, {npos} positions, {npol} policy rows)")
 
 
