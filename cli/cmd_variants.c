@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "bad_option.h"
 #include "common.h"
+#include "hidden.h"
 #include "position.h"
 #include "weights.h"
 
@@ -16,7 +17,9 @@ static void usage(FILE *out)
             "usage: xqlab variants [--check FILE | --weights VARIANT [--with FILE]]\n\n"
             "Without options, lists the rule sets shipped in %s/variants with their one-line\n"
             "descriptions. With --check, loads FILE, compiles its pieces and start position and\n"
-            "reports the first error as FILE:LINE: what was expected (exit 1), or a summary.\n"
+            "reports the first error as FILE:LINE: what was expected (exit 1), or a summary and\n"
+            "warnings about lines that do nothing (a diagonal step, slide or hop on a board that\n"
+            "draws no diagonal) and start pieces that can never move from their point (exit 0).\n"
             "With --weights, lists the evaluation features of VARIANT (a name or a file), the\n"
             "weights file selfplay, match, ladder and tune use for it by default (the nearest\n"
             "shipped one, or the file given with --with) and every feature's weight, marking\n"
@@ -44,6 +47,35 @@ static int check_file(const char *path)
     printf("%s: ok: rule set '%s', %d points, %d piece kinds, %d pieces at the start, "
            "%d legal first moves\n", path, v->name, v->npoints, v->nkinds, on_board,
            pos ? pos_count_legal(pos) : 0);
+    /* Design warnings: lines that do nothing (the compiler's), and pieces of the start position
+     * whose atoms reach no point from where they stand, even on an empty board. */
+    int warnings = 0;
+    for (const char *line = v->warnings; *line;) {
+        const char *end = strchr(line, '\n');
+        int n = end ? (int)(end - line) : (int)strlen(line);
+        fprintf(stderr, "xqlab variants: warning: %.*s\n", n, line);
+        warnings++;
+        line = end ? end + 1 : line + n;
+    }
+    for (int p = 0; pos && p < v->npoints; p++) {
+        Piece pc = pos->board[p];
+        int k = pc ? XQ_PIECE_KIND(pc) : -1;
+        if (k < 0 || k >= v->nkinds || (hidden_on(v) && k == v->hidden.hidden_kind))
+            continue; /* a face-down piece moves by reveals and flips, not by its table */
+        const MoveTable *t = &v->table[k][XQ_PIECE_SIDE(pc)][p];
+        if (t->leap_count || t->ray_count)
+            continue;
+        char point[8];
+        variant_point_name(v, (Point)p, point);
+        fprintf(stderr, "xqlab variants: warning: %s: the %s %s on %s can never move from its start point: none "
+                "of its atoms reaches a point from there, even on an empty board%s\n", path,
+                XQ_PIECE_SIDE(pc) == RED ? "red" : "black", v->kinds[k].name, point,
+                v->modules ? " (moves of rule modules not counted)" : "");
+        warnings++;
+    }
+    if (warnings)
+        fprintf(stderr, "xqlab variants: %s: %d warning%s (the file loads; exit status 0)\n", path, warnings,
+                warnings == 1 ? "" : "s");
     free(pos);
     variant_free(v);
     return EXIT_OK;

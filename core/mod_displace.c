@@ -154,8 +154,11 @@ static void walk_quiet(const Variant *v, const Piece *b, const MoveTable *t, Poi
         k++;
         for (int s = 1; s < r->screens && k < r->len; k++)
             s += b[pts[k]] != 0;
-        for (; k < r->len && !b[pts[k]]; k++)
+        for (; k < r->len && !b[pts[k]]; k++) {
             pointset_add(out, pts[k]);
+            if (r->flags & RAY_HOP_NEXT)
+                break; /* land=next: only the point right behind the screen */
+        }
     }
 }
 

@@ -57,6 +57,8 @@
                 if (!q_) {                                                                       \
                     if (r_->flags & RAY_HOP_MOVE)                                                \
                         ADD(XQ_MOVE(from, pts_[k_]));                                            \
+                    if (r_->flags & RAY_HOP_NEXT)                                                \
+                        break; /* a grasshopper lands right behind the screen or not at all */   \
                     continue;                                                                    \
                 }                                                                                \
                 if ((r_->flags & RAY_HOP_CAPTURE) && XQ_PIECE_SIDE(q_) != us_ &&                 \
@@ -107,6 +109,7 @@
             return true;                                                                         \
         if (!hoppers)                                                                            \
             continue;                                                                            \
+        int screen_dist = dist; /* a land=next hopper needs the screen next to the target */     \
         q = nb[q][d];                                                                            \
         dist++;                                                                                  \
         while (q != XQ_NO_POINT && !b[q]) {                                                      \
@@ -117,7 +120,8 @@
             continue;                                                                            \
         pc = b[q];                                                                               \
         if (XQ_PIECE_SIDE(pc) == them && KIND_OK(XQ_PIECE_KIND(pc)) &&                           \
-            v->hop_reach[XQ_PIECE_KIND(pc)][them][q][od] >= dist)                                \
+            (v->hop_reach[XQ_PIECE_KIND(pc)][them][q][od] >= dist ||                             \
+             (screen_dist == 1 && v->hop_next_reach[XQ_PIECE_KIND(pc)][them][q][od] >= dist)))    \
             return true;                                                                         \
     }                                                                                            \
     return false;

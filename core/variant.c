@@ -30,6 +30,7 @@ typedef struct Atom {
     uint8_t mode;
     int from_zone, to_zone, via_zone;
     int max, screens;
+    bool land_next;            /* hop: lands only on the point right behind the screens */
     uint16_t targets;
     char target_letters[XQ_MAX_KINDS + 1];
     int line;
@@ -453,6 +454,14 @@ static int parse_atom(Variant *v, Atom *a, const char *kind, const char *value, 
             a->screens = atoi(s + 8);
             if (a->screens < 1 || a->screens > 8)
                 return fail(err, name, line, "screens must be between 1 and 8%s", NULL);
+        } else if (!strncmp(s, "land=", 5)) {
+            if (a->kind != ATOM_HOP)
+                return fail(err, name, line, "land= applies to hops only%s", NULL);
+            if (!strcmp(s + 5, "next"))
+                a->land_next = true;
+            else if (strcmp(s + 5, "any"))
+                return fail(err, name, line, "land expects next (only the point right behind the screen, "
+                            "a grasshopper) or any, not '%s'", s + 5);
         } else if (!strncmp(s, "targets=", 8)) {
             snprintf(a->target_letters, sizeof a->target_letters, "%s", s + 8);
         } else if (!strncmp(s, "sym=", 4)) {
@@ -461,7 +470,7 @@ static int parse_atom(Variant *v, Atom *a, const char *kind, const char *value, 
                 return fail(err, name, line, "sym must be all, lr or none%s", NULL);
         } else {
             return fail(err, name, line, "unknown atom option '%s' (expected move, capture, "
-                        "block, from=, to=, via=, max=, screens=, targets=, sym=)", s);
+                        "block, from=, to=, via=, max=, screens=, land=, targets=, sym=)", s);
         }
     }
     if (moved || captured)
@@ -759,10 +768,36 @@ static int push_leap(Builder *b, LeapEntry e)
 
 /* Compiles the atoms of `defs` into `out`; a kind not in `kinds` gets a copy of its plain table
  * slice (powered tables), and the flying-general rays go to the plain tables only. */
+/* Appends a design warning (the file loads, but the line does nothing). */
+static void add_warning(Variant *v, const char *name, int line, const char *what)
+{
+    size_t used = strlen(v->warnings);
+    if (used < sizeof v->warnings - 1)
+        snprintf(v->warnings + used, sizeof v->warnings - used, "%s:%d: %s\n", name, line, what);
+}
+
 static int compile_tables(Variant *v, const KindDef *defs, Builder *b, MoveTable (*out)[2][XQ_MAX_POINTS],
                           unsigned kinds, const char *name, XqError *err)
 {
     bool plain = out == v->table;
+    /* Steps, slides and hops go along drawn lines only: a diagonal one on a board that draws no
+     * diagonal never moves (a common slip: leaps need no lines). */
+    bool diagonals = false;
+    for (int p = 0; p < v->npoints && !diagonals; p++)
+        for (int d = DIR_NE; d < DIR_COUNT; d += 2)
+            diagonals = diagonals || v->neighbor[p][d] != XQ_NO_POINT;
+    for (int k = 0; k < v->nkinds && !diagonals; k++)
+        for (int ai = 0; (kinds >> k & 1) && ai < defs[k].natoms; ai++) {
+            const Atom *a = &defs[k].atoms[ai];
+            uint8_t diag = (uint8_t)((1 << DIR_NE) | (1 << DIR_SE) | (1 << DIR_SW) | (1 << DIR_NW));
+            if (a->kind != ATOM_LEAP && (a->dirs & diag)) {
+                char what[200];
+                snprintf(what, sizeof what, "%s: a %s along diagonals, but the board draws no diagonal line "
+                         "(lines = ...): it never moves that way (a leap needs no lines)", v->kinds[k].name,
+                         a->kind == ATOM_STEP ? "step" : a->kind == ATOM_SLIDE ? "slide" : "hop");
+                add_warning(v, name, a->line, what);
+            }
+        }
     for (int k = 0; k < v->nkinds; k++) {
         const PieceKind *pk = &v->kinds[k];
         if (!(kinds >> k & 1)) {
@@ -835,13 +870,17 @@ static int compile_tables(Variant *v, const KindDef *defs, Builder *b, MoveTable
                                               ((a->mode & ATOM_CAPTURE) ? RAY_SLIDE_CAPTURE : 0));
                         else
                             flags = (uint8_t)(((a->mode & ATOM_MOVE) ? RAY_HOP_MOVE : 0) |
-                                              ((a->mode & ATOM_CAPTURE) ? RAY_HOP_CAPTURE : 0));
+                                              ((a->mode & ATOM_CAPTURE) ? RAY_HOP_CAPTURE : 0) |
+                                              (a->land_next ? RAY_HOP_NEXT : 0));
                         int smax = a->kind == ATOM_SLIDE ? (a->max < len ? a->max : len) : 0;
                         /* Merge with an earlier ray of this slice on the same line. */
                         bool merged = false;
                         for (int ri = t->ray_first; ri < b->nrays; ri++) {
                             Ray *ray = &b->rays[ri];
-                            if (ray->dir == d && ray->len == len && ray->targets == a->targets &&
+                            /* Two hop parts share a ray only when they land alike. */
+                            bool hop_clash = a->kind == ATOM_HOP && (ray->flags & (RAY_HOP_MOVE | RAY_HOP_CAPTURE)) &&
+                                             ((ray->flags & RAY_HOP_NEXT) != 0) != a->land_next;
+                            if (ray->dir == d && ray->len == len && ray->targets == a->targets && !hop_clash &&
                                 (a->kind == ATOM_SLIDE ? (ray->slide_max == 0 || ray->slide_max == smax)
                                                        : ray->screens == a->screens)) {
                                 ray->flags |= flags;
@@ -950,6 +989,7 @@ static int compile_attacks(Variant *v, const char *name, XqError *err)
         }
     memset(v->slide_reach, 0, sizeof v->slide_reach);
     memset(v->hop_reach, 0, sizeof v->hop_reach);
+    memset(v->hop_next_reach, 0, sizeof v->hop_next_reach);
     for (int k = 0; k < v->nkinds; k++)
         for (int s = 0; s < 2; s++)
             for (int p = 0; p < v->npoints; p++) {
@@ -964,8 +1004,12 @@ static int compile_attacks(Variant *v, const char *name, XqError *err)
                         v->slide_reach[k][s][p][ray->dir] = ray->slide_max;
                         v->slider_kinds[s] |= (uint16_t)(1u << k);
                     }
-                    if ((ray->flags & RAY_HOP_CAPTURE) && ray->len > v->hop_reach[k][s][p][ray->dir]) {
-                        v->hop_reach[k][s][p][ray->dir] = ray->len;
+                    /* A grasshopper's capture (land=next) reaches only the point right behind the
+                     * screen: its own table, checked with the screen's distance. */
+                    uint8_t(*reach)[2][XQ_MAX_POINTS][DIR_COUNT] =
+                        (ray->flags & RAY_HOP_NEXT) ? v->hop_next_reach : v->hop_reach;
+                    if ((ray->flags & RAY_HOP_CAPTURE) && ray->len > reach[k][s][p][ray->dir]) {
+                        reach[k][s][p][ray->dir] = ray->len;
                         v->hopper_kinds[s] |= (uint16_t)(1u << k);
                     }
                 }

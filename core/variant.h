@@ -31,6 +31,8 @@ enum {
     RAY_SLIDE_CAPTURE = 2, /* capture the first piece */
     RAY_HOP_MOVE = 4,      /* land on empty points after exactly `screens` pieces */
     RAY_HOP_CAPTURE = 8,   /* capture the piece after exactly `screens` pieces */
+    RAY_HOP_NEXT = 16,     /* the hop part lands only on the point right after the screens
+                            * (`land=next`: a grasshopper) */
 };
 
 /* A straight run of points along drawn lines, starting next to the origin. */
@@ -220,6 +222,7 @@ typedef struct Variant {
     ReverseLeap *reverse_leaps; int nreverse;
     uint8_t slide_reach[XQ_MAX_KINDS][2][XQ_MAX_POINTS][DIR_COUNT];
     uint8_t hop_reach[XQ_MAX_KINDS][2][XQ_MAX_POINTS][DIR_COUNT];
+    uint8_t hop_next_reach[XQ_MAX_KINDS][2][XQ_MAX_POINTS][DIR_COUNT]; /* land=next hops */
     uint16_t slider_kinds[2], hopper_kinds[2]; /* kinds with any royal-attacking slide / hop */
     uint8_t attack_dirs[2];    /* directions, seen from the target, that sliders / hoppers use */
     /* Points whose change of occupancy can alter whether a royal piece on a point is
@@ -251,6 +254,10 @@ typedef struct Variant {
     uint64_t zobrist_piece[32][XQ_MAX_POINTS];
     uint64_t zobrist_side;
     uint64_t zobrist_module[XQ_MOD_STATE][256]; /* per state byte and value; value 0 hashes 0 */
+
+    /* Design warnings found while compiling (the file loads, but a line does nothing): one
+     * "FILE:LINE: what" a line, for `xqlab variants --check`. */
+    char warnings[1024];
 } Variant;
 
 /* Error detail for loaders and parsers: file, line (0 if none) and message. */

@@ -57,6 +57,8 @@ static inline int walk_mobility(const Variant *v, const Piece *b, Point from, co
                     n++;
                     hits += pointset_has(area, pts[k]);
                 }
+                if (r->flags & RAY_HOP_NEXT)
+                    break; /* land=next: only the point right behind the screen */
                 continue;
             }
             if ((r->flags & RAY_HOP_CAPTURE) && XQ_PIECE_SIDE(q) != us &&
@@ -103,7 +105,7 @@ static inline int walk_captures_t(const Variant *v, const Piece *b, Point from, 
         k++;
         for (int s = 1; s < r->screens && k < len; k++)
             s += b[pts[k]] != 0;
-        while (k < len && !b[pts[k]])
+        while (k < len && !b[pts[k]] && !(r->flags & RAY_HOP_NEXT))
             k++;
         if (k == len)
             continue;
