@@ -4,12 +4,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bad_option.h"
 #include "commands.h"
 #include "common.h"
+#include "output.h"
 #include "pgn_import.h"
 
 static void usage(FILE *out)
@@ -28,8 +27,7 @@ static void usage(FILE *out)
         "  -v, --variant V    rule set of the games (default: the first game's [Variant] tag,\n"
         "                     xiangqi without one); games of another rule set are refused\n"
         "      --strict       refuse the whole import (write nothing) if any game is bad\n"
-        "      --force        replace FILE (and a FILE.tmp left by a run) if it exists; never\n"
-        "                     without\n"
+        "      --force        replace FILE if it exists (never without, never an input)\n"
         "  -h, --help\n\n"
         "Exit status: 0 done (also with refused games, each named on stderr), 1 no game could be\n"
         "imported, a file cannot be read or written, or --strict saw a bad game; 2 bad usage.\n");
@@ -127,20 +125,12 @@ int cmd_import(int argc, char **argv)
         status = cli_error(EXIT_USAGE, "import", "no PGN file given (usage: xqlab import GAMES.pgn... -o OUT.h5)");
     if (status == EXIT_OK && !out)
         status = cli_error(EXIT_USAGE, "import", "needs -o OUT.h5");
-    for (int i = 0; i < npaths && status == EXIT_OK; i++) {
-        struct stat so, si;
-        if (!strcmp(out, paths[i]) || (stat(out, &so) == 0 && stat(paths[i], &si) == 0 && so.st_dev == si.st_dev &&
-                                       so.st_ino == si.st_ino))
-            status = cli_error(EXIT_USAGE, "import", "-o %s is an input file: choose another output", out);
-    }
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out ? out : "");
-    if (status == EXIT_OK && !force && access(out, F_OK) == 0)
-        status = cli_error(EXIT_FAILURE_RUN, "import", "%s already exists: choose another -o or pass --force "
-                           "(nothing was overwritten)", out);
-    if (status == EXIT_OK && !force && access(tmp, F_OK) == 0)
-        status = cli_error(EXIT_FAILURE_RUN, "import", "%s exists (an unfinished run or import?): choose another -o "
-                           "or pass --force (nothing was overwritten)", tmp);
+    /* The one output rule (cli/output.h): never an existing file without --force, never an input,
+     * never a file another process is writing; claimed before any work. */
+    CliOutput output = CLI_OUTPUT_INIT;
+    if (status == EXIT_OK)
+        status = cli_output_claim(&output, "import", "-o", out, force ? CLI_OUTPUT_FORCE : 0,
+                                  (const char *const *)paths, npaths);
     if (status != EXIT_OK) {
         free(paths);
         return status;
@@ -152,6 +142,7 @@ int cmd_import(int argc, char **argv)
     if (!variant_arg) {
         PgnReader *r = pgn_reader_open(paths[0], &err);
         if (!r) {
+            cli_output_release(&output);
             free(paths);
             return cli_report("import", &err);
         }
@@ -162,6 +153,7 @@ int cmd_import(int argc, char **argv)
     }
     v = cli_load_variant(variant_arg);
     if (!v) {
+        cli_output_release(&output);
         free(paths);
         return EXIT_FAILURE_RUN;
     }
@@ -207,8 +199,7 @@ int cmd_import(int argc, char **argv)
         status = cli_error(EXIT_FAILURE_RUN, "import", "the files changed while they were read (%" PRIu64 " good games, "
                            "then %" PRIu64 "): nothing written", good, written);
     if (status != EXIT_OK) {
-        dsw_abandon(w, &err);
-        unlink(tmp);
+        dsw_abandon(w, &err); /* the release removes the PATH.tmp left */
         goto cleanup;
     }
     if (dsw_close(w, &err) < 0) {
@@ -221,6 +212,7 @@ int cmd_import(int argc, char **argv)
         fprintf(stderr, "; %" PRIu64 " refused (named above)", bad);
     fputc('\n', stderr);
 cleanup:
+    cli_output_release(&output);
     variant_free(v);
     free(paths);
     return status;

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "hidden.h"
 #include "ini.h"
@@ -343,6 +344,8 @@ int pgn_reader_peek_variant(PgnReader *r, char *buf, size_t size)
             skip_space(r);
         const char *variant = pgn_tag(g, "Variant");
         snprintf(buf, size, "%s", variant && *variant ? variant : "xiangqi");
+        for (char *c = buf; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
         rc = 1;
     }
     free(g);
@@ -384,7 +387,8 @@ static int parse_game(PgnReader *r, const Variant *v, PgnGame *g, XqError *err)
         skip_space(r);
     }
     const char *variant = pgn_tag(g, "Variant");
-    if (strcmp(variant ? variant : "xiangqi", v->name))
+    /* Case does not matter: other programs write "Xiangqi" too. */
+    if (strcasecmp(variant ? variant : "xiangqi", v->name))
         return fail(err, r->path, g->first_line, "game of variant %s, but reading with %s", variant ? variant : "xiangqi",
                     v->name);
     const char *format = pgn_tag(g, "Format");

@@ -56,7 +56,7 @@ grep -qx '\[Event "imported by xqlab, xiangqi"\]' "$WORK/m.pgn" && grep -qx '\[R
     ok "exported imports do not claim to be self-play" || fail "export of an import: $(head -8 "$WORK/m.pgn")"
 
 # Refusals of the command itself.
-expect exists 1 'already exists: choose another -o or pass --force \(nothing was overwritten\)' -- import "$PGN" -o "$WORK/m.h5"
+expect exists 1 'already exists: choose another -o, or add --force to replace it \(nothing was overwritten\)' -- import "$PGN" -o "$WORK/m.h5"
 before=$(cksum <"$WORK/m.h5")
 [ "$(cksum <"$WORK/m.h5")" = "$before" ] && ok "existing output untouched" || fail "existing output changed"
 expect force 0 '4 games of xiangqi imported' -- import "$PGN" -o "$WORK/m.h5" --force
@@ -64,9 +64,11 @@ expect strict 1 '--strict: 4 of 8 games refused: nothing written' -- import "$PG
 [ ! -e "$WORK/strict.h5" ] && [ ! -e "$WORK/strict.h5.tmp" ] && ok "strict wrote nothing" || fail "strict left a file"
 printf '[Event "x"]\n\n1. h2h8 *\n' >"$WORK/allbad.pgn"
 expect none-good 1 'no game could be imported \(1 refused\)' -- import "$WORK/allbad.pgn" -o "$WORK/none.h5"
-expect into-input 2 'is an input file' -- import "$PGN" -o "$PGN"
+expect into-input 1 'is an input of this command' -- import "$PGN" -o "$PGN"
 expect no-output 2 'needs -o' -- import "$PGN"
 expect missing-file 1 'nonexistent.pgn' -- import "$WORK/nonexistent.pgn" -o "$WORK/x.h5"
+printf '[Event "x"]\n[Variant "Xiangqi"]\n\n1. h2e2 h9g7 *\n' >"$WORK/case.pgn"
+expect variant-tag-case 0 '1 games of xiangqi imported' -- import "$WORK/case.pgn" -o "$WORK/case.h5"
 expect wrong-variant 0 '1 games of sniper imported' -- import "$PGN" -v sniper -o "$WORK/sn.h5"
 
 # Every rule set: self-play exported (ICCS, or WXF for xiangqi) and imported gives the same
