@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -52,6 +53,91 @@ void json_number(FILE *out, double x)
         fputs("null", out);
 }
 
+void json_interval(FILE *out, const ScoreInterval *s)
+{
+    fputc('[', out);
+    json_number(out, s->lo);
+    fputs(", ", out);
+    json_number(out, s->hi);
+    fputc(']', out);
+}
+
+void analysis_json_results(FILE *out, const Wdl *first, const HiddenTally *hidden, const ResultSummary *r)
+{
+    fprintf(out, "\"red_wins\": %" PRIu64 ", \"draws\": %" PRIu64 ", \"black_wins\": %" PRIu64 ", \"red_score\": ",
+            first->wins, first->draws, first->losses);
+    json_number(out, r->first.mean);
+    fprintf(out, ", \"red_score_ci95\": ");
+    json_interval(out, &r->first);
+    fprintf(out, ", \"first_mover_advantage_significant\": %s, \"draw_rate\": ", r->first_significant ? "true" : "false");
+    json_number(out, r->games ? r->draws.mean : 0);
+    fprintf(out, ", \"draw_rate_ci95\": ");
+    json_interval(out, &r->draws);
+    ScoreInterval wins, losses;
+    interval_binomial(first->wins, r->games, STATS_Z95, &wins);
+    interval_binomial(first->losses, r->games, STATS_Z95, &losses);
+    fprintf(out, ", \"win_rate_ci95\": ");
+    json_interval(out, &wins);
+    fprintf(out, ", \"loss_rate_ci95\": ");
+    json_interval(out, &losses);
+    fprintf(out, ", \"resolution\": ");
+    json_number(out, r->resolution);
+    fprintf(out, ", \"games_for_half_width\": {\"%g\": ", RESULTS_PRECISION_1);
+    json_number(out, r->games_for[0]);
+    fprintf(out, ", \"%g\": ", RESULTS_PRECISION_2);
+    json_number(out, r->games_for[1]);
+    fputc('}', out);
+    if (!r->hidden || !hidden)
+        return;
+    const Wdl *c = &hidden->red_colour;
+    fprintf(out, ", \"hidden\": {\"games\": %" PRIu64 ", \"by_colour\": {\"red_wins\": %" PRIu64 ", \"draws\": %" PRIu64
+            ", \"black_wins\": %" PRIu64 ", \"unassigned\": %" PRIu64 ", \"red_score\": ",
+            hidden->games, c->wins, c->draws, c->losses, hidden->colour_unassigned);
+    json_number(out, r->red_colour.mean);
+    fprintf(out, ", \"red_score_ci95\": ");
+    json_interval(out, &r->red_colour);
+    fprintf(out, ", \"significant\": %s}, \"paired_deals\": {\"pairs\": %" PRIu64 ", \"pentanomial\": [",
+            r->colour_significant ? "true" : "false", r->pairs);
+    for (int i = 0; i < 5; i++)
+        fprintf(out, "%s%" PRIu64, i ? ", " : "", hidden->pentanomial[i]);
+    fprintf(out, "], \"first_mover_score\": ");
+    json_number(out, r->pair.mean);
+    fprintf(out, ", \"first_mover_score_ci95\": ");
+    json_interval(out, &r->pair);
+    fprintf(out, ", \"significant\": %s, \"resolution\": ", r->pair_significant ? "true" : "false");
+    json_number(out, r->pair_resolution);
+    fprintf(out, ", \"pairs_for_half_width\": {\"%g\": ", RESULTS_PRECISION_1);
+    json_number(out, r->pairs_for[0]);
+    fprintf(out, ", \"%g\": ", RESULTS_PRECISION_2);
+    json_number(out, r->pairs_for[1]);
+    fprintf(out, "}, \"seat_swept\": %" PRIu64 ", \"deal_half_swept\": %" PRIu64 "}}", hidden->seat_swept,
+            hidden->hand_swept);
+}
+
+int analysis_length_cap(const char *params_text)
+{
+    for (const char *p = params_text; p && *p;) {
+        int cap;
+        if (sscanf(p, " max_plies = %d", &cap) == 1)
+            return cap;
+        const char *end = strchr(p, '\n');
+        p = end ? end + 1 : p + strlen(p);
+    }
+    return 0;
+}
+
+void md_cell(FILE *out, const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        if (*p == '|')
+            fputs("\\|", out);
+        else if (*p == '\n')
+            fputc(' ', out);
+        else
+            fputc(*p, out);
+    }
+}
+
 const char *analysis_percent(double x, char *buf, size_t size)
 {
     snprintf(buf, size, "%.1f%%", 100 * x);
@@ -59,13 +145,10 @@ const char *analysis_percent(double x, char *buf, size_t size)
 }
 
 bool analysis_output_option(const char *cmd, int argc, char **argv, int *i, OutputFormat *format,
-                            const char **plots_dir, bool *force, bool *bad)
+                            PlotOptions *plot, bool *bad)
 {
     const char *a = argv[*i];
-    if (!strcmp(a, "--force")) {
-        *force = true;
-        return true;
-    }
+    bool has = *i + 1 < argc;
     if (!strcmp(a, "--json")) {
         *format = FORMAT_JSON;
         return true;
@@ -74,16 +157,62 @@ bool analysis_output_option(const char *cmd, int argc, char **argv, int *i, Outp
         *format = FORMAT_MARKDOWN;
         return true;
     }
+    if (!strcmp(a, "--force")) {
+        plot->force = true;
+        return true;
+    }
     if (!strcmp(a, "--plots")) {
-        if (*i + 1 >= argc) {
+        if (!has) {
             cli_error(EXIT_USAGE, cmd, "--plots needs a directory");
             *bad = true;
         } else {
-            *plots_dir = argv[++*i];
+            plot->dir = argv[++*i];
         }
         return true;
     }
+    if (!strcmp(a, "--plot-size")) {
+        int w = 0, h = 0;
+        char tail = 0;
+        if (!has || sscanf(argv[*i + 1], "%dx%d%c", &w, &h, &tail) != 2 || w < 200 || h < 150 || w > 20000 ||
+            h > 20000) {
+            cli_error(EXIT_USAGE, cmd, "--plot-size expects WIDTHxHEIGHT in pixels (200x150 to 20000x20000), not '%s'",
+                      has ? argv[*i + 1] : "");
+            *bad = true;
+        } else {
+            plot->width = w;
+            plot->height = h;
+        }
+        *i += has;
+        return true;
+    }
+    if (!strcmp(a, "--plot-dpi")) {
+        long dpi;
+        if (!has || cli_parse_int(cmd, "--plot-dpi", argv[*i + 1], 30, 1200, &dpi) < 0) {
+            if (!has)
+                cli_error(EXIT_USAGE, cmd, "--plot-dpi needs a number (30 to 1200)");
+            *bad = true;
+        } else {
+            plot->dpi = (int)dpi;
+        }
+        *i += has;
+        return true;
+    }
     return false;
+}
+
+int analysis_plot_precheck(const char *cmd, const PlotOptions *plot, const char *const *names)
+{
+    if (!plot->dir || plot->force)
+        return EXIT_OK;
+    for (int i = 0; names[i]; i++) {
+        char path[PATH_MAX + 256];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", plot->dir, names[i]);
+        if (lstat(path, &st) == 0)
+            return cli_error(EXIT_FAILURE_RUN, cmd, "%s: already exists: choose another --plots folder, or add "
+                             "--force to replace it (nothing was written)", path);
+    }
+    return EXIT_OK;
 }
 
 void analysis_command_line(int argc, char **argv, char *buf, size_t size)
@@ -158,8 +287,10 @@ static int publish_plots(const char *cmd, const char *scratch, const char *dir, 
     return status;
 }
 
-int analysis_plot(const char *cmd, const char *json, size_t len, const char *dir, bool force)
+int analysis_plot(const char *cmd, const char *json, size_t len, const PlotOptions *plot)
 {
+    const char *dir = plot->dir;
+    bool force = plot->force;
     const char *python = getenv("XQLAB_PYTHON");
     if (!python || !*python)
         python = "/usr/bin/python3";
@@ -202,7 +333,11 @@ int analysis_plot(const char *cmd, const char *json, size_t len, const char *dir
         close(fd[1]);
         /* The child never writes to our stdout: plots are files, messages go to stderr. */
         dup2(STDERR_FILENO, STDOUT_FILENO);
-        execl(python, python, script, scratch, (char *)NULL);
+        char w[16], h[16], dpi[16];
+        snprintf(w, sizeof w, "%d", plot->width);
+        snprintf(h, sizeof h, "%d", plot->height);
+        snprintf(dpi, sizeof dpi, "%d", plot->dpi);
+        execl(python, python, script, scratch, "--size", w, h, "--dpi", dpi, (char *)NULL);
         fprintf(stderr, "xqlab %s: --plots: cannot run %s: %s\n", cmd, python, strerror(errno));
         _exit(127);
     }

@@ -1,6 +1,7 @@
 /* cmd_ladder.c - `xqlab ladder -v VARIANT --playouts 50,200,800 -n N`: the same games at several
  * search budgets, and how balance and the draw rate move with playing strength. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,9 @@
 #include "driver.h"
 #include "ini.h"
 #include "output.h"
+#include "hidden.h"
 #include "search_options.h"
+#include "seat.h"
 #include "weights.h"
 
 enum { MAX_RUNGS = 16 };
@@ -22,10 +25,12 @@ static void usage(FILE *out)
         "usage: xqlab ladder -v VARIANT --playouts P1,P2,... [-n GAMES] [options]\n\n"
         "Plays GAMES self-play games at each search budget (playouts per move) with the same\n"
         "base seed, so game i of every rung starts from the same seed, and prints per budget:\n"
-        "red wins / draws / black wins, Red's score with a Wilson 95%% interval, the balance\n"
-        "index, the draw rate and the mean length; then the change from the smallest to the\n"
-        "largest budget with its 95%% interval and p-value (weak play hides first-move\n"
-        "advantage). Without -o no dataset is written.\n\n"
+        "red wins / draws / black wins (first / second mover for hidden-piece rule sets), the\n"
+        "first mover's score with its 95%% win/draw/loss interval, the draw rate with its\n"
+        "interval, the smallest first-move advantage the rung can detect, the balance index\n"
+        "and the mean length; then the change from the smallest to the largest budget with\n"
+        "its 95%% interval and p-value (weak play hides first-move advantage), and the\n"
+        "weights used. Without -o no dataset is written.\n\n"
         "options:\n"
         "  -v, --variant V      rule set name or variant file\n"
         "      --playouts LIST  comma-separated budgets, e.g. 50,200,800 (at most 16)\n"
@@ -45,6 +50,7 @@ static void usage(FILE *out)
         "      --progress MODE  live, log or quiet (default: quiet)\n"
         "      --markdown | --json\n"
         "      --plots DIR      also write DIR/ladder.png (score and draw rate by budget)\n"
+        ANALYSIS_PLOT_USAGE
         "  -h, --help\n\n"
         "Exit status: 0, 1 on a run-time error, 2 on a usage error.\n");
 }
@@ -52,7 +58,8 @@ static void usage(FILE *out)
 typedef struct Rung {
     int playouts;
     RunTotals totals;
-    Wdl red;
+    Wdl red;                     /* the first mover's results */
+    ResultSummary r;
     double seconds;
 } Rung;
 
@@ -73,35 +80,31 @@ static int parse_playouts(const char *text, int *out, int *n)
     return *n ? EXIT_OK : cli_error(EXIT_USAGE, "ladder", "--playouts: no budget given");
 }
 
-static void print_json(FILE *out, const char *variant, const Rung *r, int n, uint64_t seed)
+static double balance_index(const ResultSummary *r)
+{
+    return r->games ? 1 - fabs(2 * r->first.mean - 1) : 0;
+}
+
+static double mean_length(const Rung *r)
+{
+    return r->totals.games ? (double)r->totals.plies_sum / (double)r->totals.games : 0;
+}
+
+static void print_json(FILE *out, const Variant *v, const Rung *r, int n, uint64_t seed, const char *weights)
 {
     fprintf(out, "{\"kind\": \"ladder\", \"variant\": ");
-    json_string(out, variant);
-    fprintf(out, ", \"base_seed\": %" PRIu64 ", \"rungs\": [", seed);
+    json_string(out, v->name);
+    fprintf(out, ", \"base_seed\": %" PRIu64 ", \"hidden_pieces\": %s, \"colours_assigned_in_game\": %s, \"weights\": ",
+            seed, hidden_on(v) ? "true" : "false", variant_assigns_colours(v) ? "true" : "false");
+    json_string(out, weights);
+    fprintf(out, ", \"rungs\": [");
     for (int i = 0; i < n; i++) {
-        double lo, hi, dlo, dhi;
-        uint64_t g = wdl_games(&r[i].red);
-        wilson_interval((double)r[i].red.wins + 0.5 * (double)r[i].red.draws, (double)g, STATS_Z95, &lo, &hi);
-        wilson_interval((double)r[i].red.draws, (double)g, STATS_Z95, &dlo, &dhi);
-        double score = wdl_score(&r[i].red);
-        fprintf(out, "%s{\"playouts\": %d, \"games\": %" PRIu64 ", \"red_wins\": %" PRIu64 ", \"draws\": %" PRIu64
-                ", \"black_wins\": %" PRIu64 ", \"red_score\": ", i ? ", " : "", r[i].playouts, g, r[i].red.wins,
-                r[i].red.draws, r[i].red.losses);
-        json_number(out, score);
-        fprintf(out, ", \"red_score_ci95\": [");
-        json_number(out, lo);
-        fprintf(out, ", ");
-        json_number(out, hi);
-        fprintf(out, "], \"balance_index\": ");
-        json_number(out, g ? 1 - (score > 0.5 ? 2 * score - 1 : 1 - 2 * score) : 0);
-        fprintf(out, ", \"draw_rate\": ");
-        json_number(out, g ? (double)r[i].red.draws / (double)g : 0);
-        fprintf(out, ", \"draw_rate_ci95\": [");
-        json_number(out, dlo);
-        fprintf(out, ", ");
-        json_number(out, dhi);
-        fprintf(out, "], \"mean_length\": ");
-        json_number(out, g ? (double)r[i].totals.plies_sum / (double)r[i].totals.games : 0);
+        fprintf(out, "%s{\"playouts\": %d, \"games\": %" PRIu64 ", ", i ? ", " : "", r[i].playouts, r[i].r.games);
+        analysis_json_results(out, &r[i].red, &r[i].totals.hidden, &r[i].r);
+        fprintf(out, ", \"balance_index\": ");
+        json_number(out, balance_index(&r[i].r));
+        fprintf(out, ", \"mean_length\": ");
+        json_number(out, mean_length(&r[i]));
         fprintf(out, ", \"seconds\": ");
         json_number(out, r[i].seconds);
         fprintf(out, "}");
@@ -132,44 +135,53 @@ static void print_json(FILE *out, const char *variant, const Rung *r, int n, uin
     fprintf(out, "}\n");
 }
 
-static void print_text(FILE *out, const char *variant, const Rung *r, int n, bool md)
+static void print_text(FILE *out, const Variant *v, const Rung *r, int n, bool md, const char *weights)
 {
-    fprintf(out, "%sBalance ladder: %s, %" PRIu64 " games per budget\n\n", md ? "# " : "", variant,
-            wdl_games(&r[0].red));
+    const char *variant = v->name;
+    bool hidden = variant_assigns_colours(v);
+    const char *wdl_head = hidden ? "first/draw/second" : "red/draw/black", *score_head = hidden ? "1st score" : "red score";
+    fprintf(out, "%sBalance ladder: %s, %" PRIu64 " games per budget\n\n", md ? "# " : "", variant, r[0].r.games);
     if (md)
-        fprintf(out, "| playouts | red / draw / black | red score | 95%% CI | balance | draw rate | mean length | seconds |\n"
-                     "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        fprintf(out, "| playouts | %s | %s | 95%% CI | draw rate | 95%% CI | resolves | balance | mean length | seconds |\n"
+                     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", wdl_head, score_head);
     else
-        fprintf(out, "%8s  %-18s %9s  %-16s %8s %9s %8s %8s\n", "playouts", "red/draw/black", "red score", "95% CI",
-                "balance", "draw rate", "length", "seconds");
+        fprintf(out, "%8s  %-17s %9s  %-15s %9s  %-15s %8s %8s %7s %8s\n", "playouts", wdl_head, score_head, "95% CI",
+                "draw rate", "95% CI", "resolves", "balance", "length", "seconds");
     for (int i = 0; i < n; i++) {
-        double lo, hi;
-        uint64_t g = wdl_games(&r[i].red);
-        wilson_interval((double)r[i].red.wins + 0.5 * (double)r[i].red.draws, (double)g, STATS_Z95, &lo, &hi);
-        double score = wdl_score(&r[i].red), balance = g ? 1 - (score > 0.5 ? 2 * score - 1 : 1 - 2 * score) : 0;
-        char wdl[64], ci[32];
+        const ResultSummary *s = &r[i].r;
+        char wdl[64], ci[32], dci[32], res[16];
         snprintf(wdl, sizeof wdl, "%" PRIu64 "/%" PRIu64 "/%" PRIu64, r[i].red.wins, r[i].red.draws, r[i].red.losses);
-        snprintf(ci, sizeof ci, "%.1f%% .. %.1f%%", 100 * lo, 100 * hi);
-        fprintf(out, md ? "| %d | %s | %.1f%% | %s | %.3f | %.1f%% | %.1f | %.1f |\n"
-                        : "%8d  %-18s %8.1f%%  %-16s %8.3f %8.1f%% %8.1f %8.1f\n",
-                r[i].playouts, wdl, 100 * score, ci, balance, g ? 100.0 * (double)r[i].red.draws / (double)g : 0.0,
-                r[i].totals.games ? (double)r[i].totals.plies_sum / (double)r[i].totals.games : 0.0, r[i].seconds);
+        snprintf(ci, sizeof ci, "%.1f%% .. %.1f%%", 100 * s->first.lo, 100 * s->first.hi);
+        snprintf(dci, sizeof dci, "%.1f%% .. %.1f%%", 100 * s->draws.lo, 100 * s->draws.hi);
+        snprintf(res, sizeof res, "+-%.1f", 100 * s->resolution);
+        fprintf(out, md ? "| %d | %s | %.1f%% | %s | %.1f%% | %s | %s | %.3f | %.1f | %.1f |\n"
+                        : "%8d  %-17s %8.1f%%  %-15s %8.1f%%  %-15s %8s %8.3f %7.1f %8.1f\n",
+                r[i].playouts, wdl, 100 * s->first.mean, ci, 100 * s->draws.mean, dci, res, balance_index(s),
+                mean_length(&r[i]), r[i].seconds);
     }
     if (n >= 2) {
         ScoreDiff s = stats_score_diff(&r[0].red, &r[n - 1].red);
         ScoreDiff d = stats_proportion_diff(r[0].red.draws, wdl_games(&r[0].red), r[n - 1].red.draws,
                                             wdl_games(&r[n - 1].red));
-        fprintf(out, "\nfrom %d to %d playouts: red score %+.1f points (95%% CI %+.1f .. %+.1f, p = %.3g), draw rate "
-                "%+.1f points (95%% CI %+.1f .. %+.1f, p = %.3g)\n", r[0].playouts, r[n - 1].playouts, 100 * s.diff,
-                100 * s.lo, 100 * s.hi, s.p, 100 * d.diff, 100 * d.lo, 100 * d.hi, d.p);
+        fprintf(out, "\nfrom %d to %d playouts: %s %+.1f points (95%% CI %+.1f .. %+.1f, p = %.3g), draw rate "
+                "%+.1f points (95%% CI %+.1f .. %+.1f, p = %.3g)\n", r[0].playouts, r[n - 1].playouts,
+                hidden ? "first mover's score" : "red score", 100 * s.diff, 100 * s.lo, 100 * s.hi, s.p, 100 * d.diff,
+                100 * d.lo, 100 * d.hi, d.p);
     }
+    fprintf(out, "%s(resolves: the smallest first-move advantage, in points, a rung's games detect at 95%%)\n"
+            "%sweights: ", n >= 2 ? "" : "\n", md ? "\n" : "");
+    if (md)
+        md_cell(out, weights);
+    else
+        fputs(weights, out);
+    fputc('\n', out);
 }
 
 int cmd_ladder(int argc, char **argv)
 {
     const char *variant_arg = NULL, *preset = NULL, *weights = NULL, *out_dir = NULL, *progress = "quiet";
-    const char *plots = NULL, *sets[64], *fen = NULL, *openings = NULL;
-    bool force = false;
+    const char *sets[64], *fen = NULL, *openings = NULL;
+    PlotOptions plot = PLOT_OPTIONS_INIT;
     int nsets = 0, budgets[MAX_RUNGS], nbudgets = 0;
     long games = 100, threads = 0;
     uint64_t seed = 1;
@@ -180,7 +192,7 @@ int cmd_ladder(int argc, char **argv)
         if (cli_is_help(a)) {
             usage(stdout);
             return EXIT_OK;
-        } else if (analysis_output_option("ladder", argc, argv, &i, &format, &plots, &force, &bad)) {
+        } else if (analysis_output_option("ladder", argc, argv, &i, &format, &plot, &bad)) {
             if (bad)
                 return EXIT_USAGE;
         } else if ((!strcmp(a, "-v") || !strcmp(a, "--variant")) && has) {
@@ -268,6 +280,11 @@ int cmd_ladder(int argc, char **argv)
         status = EXIT_FAILURE_RUN;
         goto cleanup;
     }
+    char weights_line[1024];
+    weights_describe(&wchoice, e, weights_line, sizeof weights_line);
+    static const char *const PLOTS[] = {"ladder.png", NULL};
+    if ((status = analysis_plot_precheck("ladder", &plot, PLOTS)) != EXIT_OK)
+        goto cleanup;
     if (out_dir && (status = cli_output_folder("ladder", "-o", out_dir)) != EXIT_OK)
         goto cleanup;
     /* Every rung's dataset is claimed before the first game (cli/output.h). */
@@ -279,7 +296,7 @@ int cmd_ladder(int argc, char **argv)
         char file[PATH_MAX];
         snprintf(file, sizeof file, "%s/%s-p%d.h5", out_dir, v->name, budgets[i]);
         const char *inputs[1] = {wchoice.path};
-        if ((status = cli_output_claim(&outs[i], "ladder", "-o", file, force ? CLI_OUTPUT_FORCE : 0, inputs,
+        if ((status = cli_output_claim(&outs[i], "ladder", "-o", file, plot.force ? CLI_OUTPUT_FORCE : 0, inputs,
                                        wchoice.path[0] ? 1 : 0)) != EXIT_OK)
             goto cleanup;
         nouts++;
@@ -309,6 +326,7 @@ int cmd_ladder(int argc, char **argv)
             goto cleanup;
         }
         rungs[i].red = (Wdl){rungs[i].totals.red_wins, rungs[i].totals.draws, rungs[i].totals.black_wins};
+        results_summarise(&rungs[i].red, &rungs[i].totals.hidden, &rungs[i].r);
         rungs[i].seconds = report.wall_seconds;
         char who[48];
         snprintf(who, sizeof who, "the %d-playout rung", budgets[i]);
@@ -317,10 +335,10 @@ int cmd_ladder(int argc, char **argv)
             fprintf(stderr, "xqlab ladder: %d playouts: %ld games in %.1f s\n", budgets[i], games, report.wall_seconds);
     }
     if (format == FORMAT_JSON)
-        print_json(stdout, v->name, rungs, nbudgets, seed);
+        print_json(stdout, v, rungs, nbudgets, seed, weights_line);
     else
-        print_text(stdout, v->name, rungs, nbudgets, format == FORMAT_MARKDOWN);
-    if (plots) {
+        print_text(stdout, v, rungs, nbudgets, format == FORMAT_MARKDOWN, weights_line);
+    if (plot.dir) {
         char *json = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&json, &len);
@@ -328,9 +346,9 @@ int cmd_ladder(int argc, char **argv)
             status = cli_error(EXIT_FAILURE_RUN, "ladder", "out of memory");
             goto cleanup;
         }
-        print_json(mem, v->name, rungs, nbudgets, seed);
+        print_json(mem, v, rungs, nbudgets, seed, weights_line);
         fclose(mem);
-        status = analysis_plot("ladder", json, len, plots, force);
+        status = analysis_plot("ladder", json, len, &plot);
         free(json);
     }
 cleanup:

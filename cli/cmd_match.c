@@ -297,7 +297,8 @@ int cmd_match(int argc, char **argv)
         json_elo(elo.elo_low);
         printf(", ");
         json_elo(elo.elo_high);
-        printf("], \"score_se\": %.6f, \"los\": %.6f", elo.score_se, elo.los);
+        printf("], \"a_score_ci95\": [%.6f, %.6f], \"score_se\": %.6f, \"los\": %.6f", elo.score_low,
+               elo.score_high, elo.score_se, elo.los);
         if (use_sprt)
             printf(", \"sprt\": {\"elo0\": %g, \"elo1\": %g, \"alpha\": %g, \"beta\": %g, "
                    "\"min_pairs\": %d, \"llr\": %.4f, \"lower\": %.4f, \"upper\": %.4f, \"verdict\": \"%s\"}",
@@ -316,7 +317,8 @@ int cmd_match(int argc, char **argv)
         for (int r = 1; r < TERM_COUNT; r++)
             if (t.by_reason[r])
                 printf("  %s %llu", termination_name((Termination)r), (unsigned long long)t.by_reason[r]);
-        printf("\nA score: %.1f%%\n", 100.0 * score);
+        printf("\nA score: %.1f%%  (95%% CI %.1f%% .. %.1f%% over pairs, pentanomial)\n", 100.0 * score,
+               100.0 * elo.score_low, 100.0 * elo.score_high);
         printf("pentanomial (pairs by A's points 0, 0.5, 1, 1.5, 2): %llu %llu %llu %llu %llu\n",
                (unsigned long long)t.pentanomial[0], (unsigned long long)t.pentanomial[1],
                (unsigned long long)t.pentanomial[2], (unsigned long long)t.pentanomial[3],

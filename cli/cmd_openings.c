@@ -6,12 +6,14 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "commands.h"
 #include "bad_option.h"
+#include "commands.h"
 #include "common.h"
+#include "hidden.h"
 #include "openings.h"
 #include "openings_h5.h"
 #include "output.h"
+#include "seat.h"
 
 static void usage(FILE *out)
 {
@@ -20,7 +22,7 @@ static void usage(FILE *out)
         "                      [--h5 OUT.h5] [--markdown | --json] [--plots DIR]\n\n"
         "The opening tree of the games in one or many dataset files (shards of one run): every\n"
         "line to depth D with its games, red wins / draws / black wins, Red's score with a\n"
-        "Wilson 95%% interval and its share of the parent line; the entropy of the first move\n"
+        "95%% win/draw/loss interval and its share of the parent line; the entropy of the first move\n"
         "(bits; 2^H is the effective number of first moves); the K most played lines of depth D.\n"
         "Moves are in WXF for standard xiangqi and ICCS for other rule sets. Games from another\n"
         "start position than the first game's are counted and left out.\n\n"
@@ -28,11 +30,12 @@ static void usage(FILE *out)
         "  --min-games N  print (and put in JSON) only lines with at least N games (default 20)\n"
         "  --top K        top lines to list (default 15)\n"
         "  --h5 OUT.h5    write the whole tree as the group /openings of a new file OUT.h5\n"
-        "                 (replaced if it exists; never one of the input datasets)\n"
+        "                 (an existing OUT.h5 is refused unless --force; never one of the\n"
+        "                 input datasets)\n"
         "  --markdown     Markdown tables instead of text\n"
         "  --json         the tree as one JSON object (nested lines)\n"
         "  --plots DIR    also write DIR/openings.png (first moves: share and score)\n"
-        "  --force        replace an existing OUT.h5 or DIR/openings.png (never an input)\n"
+        ANALYSIS_PLOT_USAGE
         "  -h, --help\n\n"
         "Exit status: 0, 1 if a file is missing, damaged or does not belong with the others,\n"
         "2 on a usage error. Walk-through: docs/analysis.md.\n");
@@ -46,9 +49,10 @@ typedef struct Options {
 static void json_node(FILE *out, const OpeningTree *t, int node, const Options *o)
 {
     const OpeningNode *n = &t->nodes[node];
-    double lo, hi;
     uint64_t games = openings_games(t, node);
-    wilson_interval((double)n->red.wins + 0.5 * (double)n->red.draws, (double)games, STATS_Z95, &lo, &hi);
+    ScoreInterval si;
+    interval_wdl(&n->red, STATS_Z95, &si);
+    double lo = si.lo, hi = si.hi;
     fprintf(out, "{\"move\": ");
     json_string(out, n->text);
     fprintf(out, ", \"games\": %" PRIu64 ", \"red_wins\": %" PRIu64 ", \"draws\": %" PRIu64 ", \"black_wins\": %" PRIu64
@@ -95,7 +99,8 @@ static int top_lines(const OpeningTree *t, const Options *o, int *ids, int k)
 
 static void print_json(FILE *out, const OpeningTree *t, const ShardSet *set, const Options *o)
 {
-    fprintf(out, "{\"kind\": \"openings\", \"variant\": ");
+    fprintf(out, "{\"kind\": \"openings\", \"hidden_pieces\": %s, \"colours_assigned_in_game\": %s, \"variant\": ",
+            hidden_on(t->v) ? "true" : "false", variant_assigns_colours(t->v) ? "true" : "false");
     json_string(out, t->v->name);
     fprintf(out, ", \"files\": [");
     for (int i = 0; i < set->count; i++) {
@@ -134,8 +139,9 @@ static void print_row(FILE *out, const OpeningTree *t, int node, const char *lab
 {
     const OpeningNode *n = &t->nodes[node];
     uint64_t games = openings_games(t, node);
-    double lo, hi;
-    wilson_interval((double)n->red.wins + 0.5 * (double)n->red.draws, (double)games, STATS_Z95, &lo, &hi);
+    ScoreInterval si;
+    interval_wdl(&n->red, STATS_Z95, &si);
+    double lo = si.lo, hi = si.hi;
     if (md)
         fprintf(out, "| %s | %" PRIu64 " | %.1f%% | %" PRIu64 " / %" PRIu64 " / %" PRIu64 " | %.1f%% | %.1f%% .. %.1f%% |\n",
                 label, games, 100 * openings_share(t, node), n->red.wins, n->red.draws, n->red.losses,
@@ -223,8 +229,8 @@ static void print_text(FILE *out, const OpeningTree *t, const ShardSet *set, con
 int cmd_openings(int argc, char **argv)
 {
     OutputFormat format = FORMAT_TEXT;
-    const char *plots = NULL, *h5 = NULL;
-    bool force = false;
+    const char *h5 = NULL;
+    PlotOptions plot = PLOT_OPTIONS_INIT;
     Options o = {4, 15, 20};
     char **paths = calloc((size_t)argc, sizeof *paths);
     int npaths = 0;
@@ -240,7 +246,7 @@ int cmd_openings(int argc, char **argv)
             free(paths);
             return EXIT_OK;
         }
-        if (analysis_output_option("openings", argc, argv, &i, &format, &plots, &force, &bad)) {
+        if (analysis_output_option("openings", argc, argv, &i, &format, &plot, &bad)) {
             status = bad ? EXIT_USAGE : EXIT_OK;
         } else if (!strcmp(a, "--depth") && has) {
             if (cli_parse_int("openings", "--depth", argv[++i], 1, 40, &value) < 0)
@@ -270,9 +276,14 @@ int cmd_openings(int argc, char **argv)
         free(paths);
         return status;
     }
+    static const char *const PLOTS[] = {"openings.png", NULL};
+    if ((status = analysis_plot_precheck("openings", &plot, PLOTS)) != EXIT_OK) {
+        free(paths);
+        return status;
+    }
     /* Claimed before the games are read: a refused output costs nothing. */
     CliOutput h5_out = CLI_OUTPUT_INIT;
-    if (h5 && (status = cli_output_claim(&h5_out, "openings", "--h5", h5, force ? CLI_OUTPUT_FORCE : 0,
+    if (h5 && (status = cli_output_claim(&h5_out, "openings", "--h5", h5, plot.force ? CLI_OUTPUT_FORCE : 0,
                                          (const char *const *)paths, npaths)) != EXIT_OK) {
         free(paths);
         return status;
@@ -317,7 +328,7 @@ int cmd_openings(int argc, char **argv)
         }
         fprintf(stderr, "xqlab openings: wrote /openings (%d lines) to %s\n", tree.count, h5);
     }
-    if (plots) {
+    if (plot.dir) {
         char *json = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&json, &len);
@@ -327,7 +338,7 @@ int cmd_openings(int argc, char **argv)
         }
         print_json(mem, &tree, &set, &o);
         fclose(mem);
-        status = analysis_plot("openings", json, len, plots, force);
+        status = analysis_plot("openings", json, len, &plot);
         free(json);
     }
 cleanup:

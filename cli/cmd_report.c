@@ -10,7 +10,9 @@
 #include "bad_option.h"
 #include "common.h"
 #include "special_moves.h"
+#include "seat.h"
 #include "status.h"
+#include "weights.h"
 
 enum { BRANCH_BUCKET = 10, LENGTH_BINS = 20 };
 
@@ -32,6 +34,7 @@ static void usage(FILE *out)
         "  --plots DIR  also write PNG plots into DIR (score, lengths, branching, special moves)\n"
         "  --force      replace existing plot files in DIR\n"
         "               with /usr/bin/python3 + matplotlib (Debian: python3-matplotlib)\n"
+        ANALYSIS_PLOT_USAGE
         "  -h, --help\n\n"
         "Exit status: 0, 1 if a file is missing, damaged or does not belong with the others,\n"
         "2 on a usage error. Walk-through: docs/analysis.md.\n");
@@ -43,7 +46,12 @@ typedef struct Report {
     const BalanceCard *card;
     BalanceSummary sum;
     Histogram lengths;
+    uint64_t *lengths_by_outcome[OUTCOME_COUNT];  /* per bin of `lengths`; owned */
+    int length_cap;              /* the run's max_plies (0 if unknown) */
+    char weights[1200];          /* which weights the games were played with */
 } Report;
+
+static const char *const OUTCOME_KEYS[OUTCOME_COUNT] = {"first_mover_wins", "draws", "second_mover_wins", "unknown"};
 
 static const char *special_name(uint8_t kind, char *buf)
 {
@@ -61,20 +69,13 @@ static void print_json(FILE *out, const Report *r)
         fprintf(out, "%s", i ? ", " : "");
         json_string(out, r->set->paths[i]);
     }
-    fprintf(out, "], \"games\": %" PRIu64 ", \"unknown_result\": %" PRIu64, c->games, c->unknown_result);
-    fprintf(out, ", \"red_wins\": %" PRIu64 ", \"draws\": %" PRIu64 ", \"black_wins\": %" PRIu64, c->red.wins,
-            c->red.draws, c->red.losses);
-    fprintf(out, ", \"red_score\": ");
-    json_number(out, s->red_score);
-    fprintf(out, ", \"red_score_ci95\": [");
-    json_number(out, s->score_lo);
-    fprintf(out, ", ");
-    json_number(out, s->score_hi);
-    fprintf(out, "], \"first_mover_advantage_significant\": %s, \"balance_index\": ",
-            s->score_significant ? "true" : "false");
+    fprintf(out, "], \"games\": %" PRIu64 ", \"unknown_result\": %" PRIu64 ", ", c->games, c->unknown_result);
+    analysis_json_results(out, &c->red, &c->hidden, &s->r);
+    fprintf(out, ", \"hidden_pieces\": %s, \"colours_assigned_in_game\": %s, \"weights\": ", s->r.hidden ? "true" : "false",
+            variant_assigns_colours(c->v) ? "true" : "false");
+    json_string(out, r->weights);
+    fprintf(out, ", \"balance_index\": ");
     json_number(out, s->balance_index);
-    fprintf(out, ", \"draw_rate\": ");
-    json_number(out, s->draw_rate);
     fprintf(out, ", \"natural_draws\": %" PRIu64 ", \"adjudicated_draws\": %" PRIu64 ", \"decisive_rate\": ",
             c->draws_natural, c->draws_adjudicated);
     json_number(out, s->decisive_rate);
@@ -82,36 +83,21 @@ static void print_json(FILE *out, const Report *r)
     json_number(out, s->mean_length);
     fprintf(out, ", \"median\": ");
     json_number(out, s->median_length);
-    fprintf(out, ", \"histogram\": {\"lo\": ");
+    fprintf(out, ", \"cap\": %d, \"histogram\": {\"lo\": ", r->length_cap);
     json_number(out, r->lengths.lo);
     fprintf(out, ", \"width\": ");
     json_number(out, r->lengths.width);
     fprintf(out, ", \"counts\": [");
     for (int i = 0; i < r->lengths.nbins; i++)
         fprintf(out, "%s%" PRIu64, i ? ", " : "", r->lengths.counts[i]);
-    fprintf(out, "]}}, ");
-    if (s->hidden) {
-        /* Hidden-piece rule sets: seat results are the red/draw/black above (seat 0 first). */
-        fprintf(out, "\"hidden\": {\"games\": %" PRIu64 ", \"by_seat\": {\"seat0_wins\": %" PRIu64
-                     ", \"draws\": %" PRIu64 ", \"seat1_wins\": %" PRIu64 ", \"seat0_score\": ",
-                c->hidden_games, c->red.wins, c->red.draws, c->red.losses);
-        json_number(out, s->red_score);
-        fprintf(out, "}, \"by_colour\": {\"red_wins\": %" PRIu64 ", \"draws\": %" PRIu64 ", \"black_wins\": %" PRIu64
-                     ", \"unassigned\": %" PRIu64 ", \"red_score\": ",
-                c->red_colour.wins, c->red_colour.draws, c->red_colour.losses, c->colour_unassigned);
-        json_number(out, s->red_colour_score);
-        fprintf(out, ", \"red_score_ci95\": [");
-        json_number(out, s->colour_lo);
-        fprintf(out, ", ");
-        json_number(out, s->colour_hi);
-        fprintf(out, "], \"significant\": %s}, \"paired_deals\": {\"pairs\": %" PRIu64 ", \"seat0_pair_score\": ",
-                s->colour_significant ? "true" : "false", c->pairs);
-        json_number(out, s->pair_score);
-        fprintf(out, ", \"ci95_half_width\": ");
-        json_number(out, s->pair_half_width);
-        fprintf(out, ", \"seat_swept\": %" PRIu64 ", \"deal_half_swept\": %" PRIu64 "}}, ", c->pair_seat_swept,
-                c->pair_hand_swept);
+    fprintf(out, "], \"by_outcome\": {");
+    for (int k = 0; k < OUTCOME_COUNT; k++) {
+        fprintf(out, "%s\"%s\": [", k ? ", " : "", OUTCOME_KEYS[k]);
+        for (int i = 0; i < r->lengths.nbins; i++)
+            fprintf(out, "%s%" PRIu64, i ? ", " : "", r->lengths_by_outcome[k][i]);
+        fprintf(out, "]");
     }
+    fprintf(out, "}}}, ");
     fprintf(out, "\"terminations\": {");
     bool first = true;
     for (int t = 1; t < TERM_COUNT; t++)
@@ -165,68 +151,100 @@ static double bucket_branching(const BalanceCard *c, int a, int b, uint64_t *pos
     return n ? (double)moves / (double)n : 0;
 }
 
+/* One "measure | value" row: a table row in Markdown (cells escaped), else two columns. */
+static void row(FILE *out, bool md, const char *key, const char *value)
+{
+    if (!md) {
+        fprintf(out, "%-14s %s\n", key, value);
+        return;
+    }
+    fputs("| ", out);
+    md_cell(out, key);
+    fputs(" | ", out);
+    md_cell(out, value);
+    fputs(" |\n", out);
+}
+
+/* "53.3%, 95% CI 51.1% .. 55.5%" */
+static const char *interval_text(const ScoreInterval *i, char *buf, size_t size)
+{
+    char a[16], b[16], m[16];
+    snprintf(buf, size, "%s, 95%% CI %s .. %s", analysis_percent(i->mean, m, sizeof m),
+             analysis_percent(i->lo, a, sizeof a), analysis_percent(i->hi, b, sizeof b));
+    return buf;
+}
+
 static void print_text(FILE *out, const Report *r, bool md)
 {
     const BalanceCard *c = r->card;
     const BalanceSummary *s = &r->sum;
-    char p1[16], p2[16], p3[16], p4[16];
+    const ResultSummary *rs = &s->r;
+    /* Where the first reveal assigns the colours, the results are by seat and the colours apart;
+     * elsewhere the first mover plays red. */
+    bool hidden = variant_assigns_colours(c->v);
+    char p1[16], p2[16], p3[16], p4[16], iv[96];
     const char *h = md ? "## " : "";
     fprintf(out, "%sBalance card: %s, %" PRIu64 " games from %d file%s\n\n", md ? "# " : "", c->v->name, c->games,
             r->set->count, r->set->count == 1 ? "" : "s");
     if (md)
         fprintf(out, "| measure | value |\n|---|---|\n");
-    const char *row = md ? "| %s | %s |\n" : "%-14s %s\n";
-    char line[256];
-    snprintf(line, sizeof line, "%" PRIu64 " / %" PRIu64 " / %" PRIu64 " (red wins / draws / black wins)", c->red.wins,
-             c->red.draws, c->red.losses);
-    fprintf(out, row, "results", line);
+    char line[640];
+    snprintf(line, sizeof line, "%" PRIu64 " / %" PRIu64 " / %" PRIu64 " (%s)", c->red.wins, c->red.draws,
+             c->red.losses, hidden ? "first mover wins / draws / second mover wins; colours below"
+                                   : "red wins / draws / black wins; red moves first");
+    row(out, md, "results", line);
     if (c->unknown_result) {
         snprintf(line, sizeof line, "%" PRIu64 " games without a result (left out)", c->unknown_result);
-        fprintf(out, row, "unknown", line);
+        row(out, md, "unknown", line);
     }
-    snprintf(line, sizeof line, "%s, 95%% CI %s .. %s (%s)", analysis_percent(s->red_score, p1, sizeof p1),
-             analysis_percent(s->score_lo, p2, sizeof p2), analysis_percent(s->score_hi, p3, sizeof p3),
-             !s->games ? "no games" : s->score_significant ? (s->red_score > 0.5 ? "excludes 50%: Red, the first mover, is favoured"
-                                                                                 : "excludes 50%: Black is favoured")
-                                                           : "includes 50%: no significant first-move advantage");
-    fprintf(out, row, "red score", line);
-    snprintf(line, sizeof line, "%.3f (1 - |red score - black score|; 1 = even)", s->balance_index);
-    fprintf(out, row, "balance index", line);
+    const char *favoured = rs->first.mean > 0.5 ? (hidden ? "excludes 50%: the first mover is favoured"
+                                                          : "excludes 50%: red, the first mover, is favoured")
+                                                : (hidden ? "excludes 50%: the second mover is favoured"
+                                                          : "excludes 50%: black, the second mover, is favoured");
+    snprintf(line, sizeof line, "%s (win/draw/loss interval; %s)", interval_text(&rs->first, iv, sizeof iv),
+             !s->games ? "no games" : rs->first_significant ? favoured : "includes 50%: no significant first-move advantage");
+    row(out, md, hidden ? "first mover" : "red score", line);
     snprintf(line, sizeof line, "%s: natural %s (repetition and other rules), adjudicated %s (move limit, length cap)",
-             analysis_percent(s->draw_rate, p1, sizeof p1), analysis_percent(s->natural_draw_rate, p2, sizeof p2),
+             interval_text(&rs->draws, iv, sizeof iv), analysis_percent(s->natural_draw_rate, p2, sizeof p2),
              analysis_percent(s->adjudicated_draw_rate, p3, sizeof p3));
-    fprintf(out, row, "draws", line);
+    row(out, md, "draws", line);
+    results_resolution_text(rs, line, sizeof line);
+    row(out, md, "resolution", line);
+    snprintf(line, sizeof line, "%.3f (1 - |first mover's score - second mover's score|; 1 = even)", s->balance_index);
+    row(out, md, "balance index", line);
     snprintf(line, sizeof line, "%s of games end with a winner", analysis_percent(s->decisive_rate, p4, sizeof p4));
-    fprintf(out, row, "decisive", line);
-    snprintf(line, sizeof line, "mean %.1f plies, median %.1f plies", s->mean_length, s->median_length);
-    fprintf(out, row, "length", line);
+    row(out, md, "decisive", line);
+    if (r->length_cap)
+        snprintf(line, sizeof line, "mean %.1f plies, median %.1f plies (length cap %d plies)", s->mean_length,
+                 s->median_length, r->length_cap);
+    else
+        snprintf(line, sizeof line, "mean %.1f plies, median %.1f plies", s->mean_length, s->median_length);
+    row(out, md, "length", line);
+    row(out, md, "weights", r->weights);
 
-    if (s->hidden) {
-        /* Hidden-piece rule sets (RULES.md 2-5): "red" above is seat 0, the first mover; in banqi
-         * and jieqi-folk the first reveal decides which colour each seat plays. */
-        fprintf(out, "\n%sSeats and colours (hidden pieces)\n\n", h);
+    if (rs->hidden) {
+        /* The stored result is by seat (seat 0 moves first); in jieqi-folk, banqi and banqi-hp
+         * the first reveal decides which colour each seat plays. */
+        fprintf(out, "\n%s%s (hidden pieces)\n\n", h, hidden ? "Colours and paired deals" : "Paired deals");
         if (md)
             fprintf(out, "| measure | value |\n|---|---|\n");
-        snprintf(line, sizeof line, "%" PRIu64 " / %" PRIu64 " / %" PRIu64 " (seat 0 wins / draws / seat 1 wins); "
-                 "seat 0 score %s", c->red.wins, c->red.draws, c->red.losses,
-                 analysis_percent(s->red_score, p1, sizeof p1));
-        fprintf(out, row, "by seat", line);
-        snprintf(line, sizeof line, "%" PRIu64 " / %" PRIu64 " / %" PRIu64 " (red player wins / draws / black player "
-                 "wins); red score %s, 95%% CI %s .. %s%s; %" PRIu64 " games without colours",
-                 c->red_colour.wins, c->red_colour.draws, c->red_colour.losses,
-                 analysis_percent(s->red_colour_score, p1, sizeof p1), analysis_percent(s->colour_lo, p2, sizeof p2),
-                 analysis_percent(s->colour_hi, p3, sizeof p3), s->colour_significant ? " (excludes 50%)" : "",
-                 c->colour_unassigned);
-        fprintf(out, row, "by colour", line);
-        if (c->pairs) {
-            snprintf(line, sizeof line, "%" PRIu64 " pairs; seat 0 score %s +- %s (95%%, by pair); one seat won "
-                     "both %" PRIu64 ", one half of the deal won both %" PRIu64, c->pairs,
-                     analysis_percent(s->pair_score, p1, sizeof p1), analysis_percent(s->pair_half_width, p2, sizeof p2),
-                     c->pair_seat_swept, c->pair_hand_swept);
+        if (hidden) {
+            snprintf(line, sizeof line, "%" PRIu64 " / %" PRIu64 " / %" PRIu64 " (red player wins / draws / black "
+                     "player wins); red-colour score %s%s; %" PRIu64 " games ended before a reveal assigned the colours",
+                     c->hidden.red_colour.wins, c->hidden.red_colour.draws, c->hidden.red_colour.losses,
+                     interval_text(&rs->red_colour, iv, sizeof iv), rs->colour_significant ? " (excludes 50%)" : "",
+                     c->hidden.colour_unassigned);
+            row(out, md, "by colour", line);
+        }
+        if (rs->pairs) {
+            snprintf(line, sizeof line, "%" PRIu64 " pairs; first mover's score %s (by pair, pentanomial%s); one seat "
+                     "won both games %" PRIu64 ", one half of the deal won both %" PRIu64, rs->pairs,
+                     interval_text(&rs->pair, iv, sizeof iv), rs->pair_significant ? "; excludes 50%" : "",
+                     c->hidden.seat_swept, c->hidden.hand_swept);
         } else {
             snprintf(line, sizeof line, "none (run selfplay with --paired-deals)");
         }
-        fprintf(out, row, "paired deals", line);
+        row(out, md, "paired deals", line);
     }
 
     fprintf(out, "\n%sTerminations\n\n", h);
@@ -241,31 +259,44 @@ static void print_text(FILE *out, const Report *r, bool md)
         fprintf(out, md ? "| %s | %" PRIu64 " | |\n" : "  %-18s %6" PRIu64 "\n", "unknown", c->other_termination);
 
     fprintf(out, "\n%sGame length (plies)\n\n", h);
+    const char *w1 = hidden ? "first wins" : "red wins", *w2 = hidden ? "second wins" : "black wins";
     if (md)
-        fprintf(out, "| plies | games |\n|---|---:|\n");
+        fprintf(out, "| plies | games | %s | draws | %s |\n|---|---:|---:|---:|---:|\n", w1, w2);
+    else
+        fprintf(out, "  %-9s %6s %10s %6s %11s\n", "plies", "games", w1, "draws", w2);
     uint64_t most = 1;
     for (int i = 0; i < r->lengths.nbins; i++)
         if (r->lengths.counts[i] > most)
             most = r->lengths.counts[i];
     for (int i = 0; i < r->lengths.nbins; i++) {
         int lo = (int)(r->lengths.lo + i * r->lengths.width), hi = (int)(lo + r->lengths.width - 1);
+        uint64_t *o[3] = {r->lengths_by_outcome[OUTCOME_FIRST_WINS], r->lengths_by_outcome[OUTCOME_DRAW],
+                          r->lengths_by_outcome[OUTCOME_SECOND_WINS]};
         if (md) {
-            fprintf(out, "| %d-%d | %" PRIu64 " |\n", lo, hi, r->lengths.counts[i]);
+            fprintf(out, "| %d-%d | %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %" PRIu64 " |\n", lo, hi,
+                    r->lengths.counts[i], o[0][i], o[1][i], o[2][i]);
         } else {
-            int bar = (int)(40 * r->lengths.counts[i] / most);
-            fprintf(out, "  %4d-%-4d %6" PRIu64 " %.*s\n", lo, hi, r->lengths.counts[i], bar,
-                    "########################################");
+            int bar = (int)(30 * r->lengths.counts[i] / most);
+            char range[24];
+            snprintf(range, sizeof range, "%d-%d", lo, hi);
+            fprintf(out, "  %-9s %6" PRIu64 " %10" PRIu64 " %6" PRIu64 " %11" PRIu64 " %.*s%s\n", range,
+                    r->lengths.counts[i], o[0][i], o[1][i], o[2][i], bar, "##############################",
+                    r->length_cap && lo <= r->length_cap && r->length_cap <= hi ? "  <- length cap" : "");
         }
     }
 
     if (c->nspecial) {
         fprintf(out, "\n%sSpecial moves (rule modules)\n\n", h);
         if (md)
-            fprintf(out, "| move kind | per game | games using | by red | by black | red's score when red used it "
-                         "| black's score when black used it |\n|---|---:|---:|---:|---:|---:|---:|\n");
+            fprintf(out, hidden ? "| move kind | per game | games using | by first mover | by second mover | first "
+                                  "mover's score when it used it | second mover's score when it used it |\n"
+                                  "|---|---:|---:|---:|---:|---:|---:|\n"
+                                : "| move kind | per game | games using | by red | by black | red's score when red used "
+                                  "it | black's score when black used it |\n|---|---:|---:|---:|---:|---:|---:|\n");
         else
-            fprintf(out, "  %-26s %9s %12s %8s %8s %10s %10s\n", "move kind", "per game", "games using", "by red",
-                    "by black", "red score", "blk score");
+            fprintf(out, "  %-26s %9s %12s %8s %8s %10s %10s\n", "move kind", "per game", "games using",
+                    hidden ? "by first" : "by red", hidden ? "by second" : "by black", hidden ? "1st score" : "red score",
+                    hidden ? "2nd score" : "blk score");
         for (int i = 0; i < c->nspecial; i++) {
             const SpecialUse *u = &c->special[i];
             char buf[32];
@@ -293,8 +324,7 @@ static void print_text(FILE *out, const Report *r, bool md)
 int cmd_report(int argc, char **argv)
 {
     OutputFormat format = FORMAT_TEXT;
-    const char *plots = NULL;
-    bool force = false;
+    PlotOptions plot = PLOT_OPTIONS_INIT;
     char **paths = calloc((size_t)argc, sizeof *paths);
     int npaths = 0;
     if (!paths)
@@ -306,7 +336,7 @@ int cmd_report(int argc, char **argv)
             free(paths);
             return EXIT_OK;
         }
-        if (analysis_output_option("report", argc, argv, &i, &format, &plots, &force, &bad)) {
+        if (analysis_output_option("report", argc, argv, &i, &format, &plot, &bad)) {
             if (bad) {
                 free(paths);
                 return EXIT_USAGE;
@@ -323,8 +353,14 @@ int cmd_report(int argc, char **argv)
         free(paths);
         return EXIT_USAGE;
     }
+    static const char *const PLOTS[] = {"score.png", "lengths.png", "branching.png", "special_moves.png", NULL};
+    int status = analysis_plot_precheck("report", &plot, PLOTS);
+    if (status != EXIT_OK) {
+        free(paths);
+        return status;
+    }
     ShardSet set;
-    int status = analysis_open("report", &set, paths, npaths);
+    status = analysis_open("report", &set, paths, npaths);
     if (status != EXIT_OK) {
         free(paths);
         return status;
@@ -358,11 +394,21 @@ int cmd_report(int argc, char **argv)
         status = cli_error(EXIT_FAILURE_RUN, "report", "out of memory");
         goto cleanup;
     }
+    for (int k = 0; k < OUTCOME_COUNT; k++)
+        if (!(r.lengths_by_outcome[k] = calloc((size_t)r.lengths.nbins + 1, sizeof *r.lengths_by_outcome[k]))) {
+            status = cli_error(EXIT_FAILURE_RUN, "report", "out of memory");
+            goto cleanup;
+        }
+    for (size_t i = 0; i < card.nlengths; i++)
+        r.lengths_by_outcome[card.length_outcomes[i]][(int)((card.lengths[i] - r.lengths.lo) / r.lengths.width)]++;
+    const DatasetSummary *ds = shards_summary(&set, 0);
+    r.length_cap = analysis_length_cap(ds->params_text);
+    cli_weights_identify(ds->weights_text, r.weights, sizeof r.weights);
     if (format == FORMAT_JSON)
         print_json(stdout, &r);
     else
         print_text(stdout, &r, format == FORMAT_MARKDOWN);
-    if (plots) {
+    if (plot.dir) {
         char *json = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&json, &len);
@@ -372,10 +418,12 @@ int cmd_report(int argc, char **argv)
         }
         print_json(mem, &r);
         fclose(mem);
-        status = analysis_plot("report", json, len, plots, force);
+        status = analysis_plot("report", json, len, &plot);
         free(json);
     }
 cleanup:
+    for (int k = 0; k < OUTCOME_COUNT; k++)
+        free(r.lengths_by_outcome[k]);
     histogram_free(&r.lengths);
     balance_free(&card);
     shards_close(&set);

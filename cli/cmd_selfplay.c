@@ -85,7 +85,7 @@ static void print_json(const RunTotals *totals, const Variant *v, const SearchPa
     FILE *mem = open_memstream(&body, &len);
     if (!mem)
         return;
-    totals_print_json(totals, v, mem);
+    totals_print_json(totals, v, NULL, mem);
     fclose(mem);
     printf("{\"kind\": \"selfplay\", \"variant\": ");
     json_string(stdout, v->name);
@@ -479,8 +479,7 @@ int cmd_selfplay(int argc, char **argv)
         printf("xqlab selfplay: %s, %llu games played in %.1f s (%.2f games/s, %d playouts/move)%s\n",
                v->name, (unsigned long long)report.played, report.wall_seconds, rate,
                params.playouts, report.resumed_games ? ", resumed run" : "");
-        totals_print(&totals, v, stdout);
-        printf("weights      %s\n", weights_line);
+        totals_print(&totals, v, weights_line, stdout);
 #ifdef XQLAB_WITH_MPI
         if (mpi.active)
             printf("dataset      %s (index over %d shards)\n", index_out, mpi.size);

@@ -1,6 +1,7 @@
 /* weights.c - --weights for the commands that play: the chosen file, its evaluator, its text. */
 #include "weights.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,4 +71,41 @@ char *cli_weights_text(const char *cmd, const WeightsChoice *choice)
     if (!text)
         cli_report(cmd, &err);
     return text;
+}
+
+void cli_weights_identify(const char *text, char *buf, size_t size)
+{
+    if (!text || !*text) {
+        snprintf(buf, size, "none (the piece values of the variant file)");
+        return;
+    }
+    char dir[WEIGHTS_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/weights", cli_config_dir());
+    DIR *d = opendir(dir);
+    for (struct dirent *de; d && (de = readdir(d));) {
+        size_t len = strlen(de->d_name);
+        if (len <= 4 || strcmp(de->d_name + len - 4, ".ini") != 0)
+            continue;
+        char path[WEIGHTS_PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        XqError err;
+        char *shipped = ini_read_file(path, &err);
+        bool same = shipped && !strcmp(shipped, text);
+        free(shipped);
+        if (same) {
+            snprintf(buf, size, "%s", path);
+            closedir(d);
+            return;
+        }
+    }
+    if (d)
+        closedir(d);
+    int n = 0;
+    IniFile ini;
+    XqError err;
+    if (ini_parse(&ini, text, "weights", &err) == 0) {
+        n = ini.count;
+        ini_free(&ini);
+    }
+    snprintf(buf, size, "a weights file that is not shipped (%d weights; xqlab inspect shows its text)", n);
 }

@@ -19,4 +19,9 @@ int cli_weights_nearest(const char *cmd, const Variant *v, WeightsChoice *choice
  * (malloc'd; NULL on a read error, printed as "xqlab CMD: ..."). */
 char *cli_weights_text(const char *cmd, const WeightsChoice *choice);
 
+/* Names the weights a dataset's weights text stands for: "none (the piece values of the variant
+ * file)" for "", the path of the shipped weights file with exactly this text, or "a weights file
+ * that is not shipped (N weights; xqlab inspect shows the text)". */
+void cli_weights_identify(const char *text, char *buf, size_t size);
+
 #endif

@@ -74,6 +74,40 @@ int weights_fit(const Evaluator *bare, const char *path, WeightsFit *fit, XqErro
     return 0;
 }
 
+int weights_effective(const Evaluator *bare, const char *text, const char *name, double *out, XqError *err)
+{
+    int nf = eval_feature_count(bare);
+    for (int i = 0; i < nf; i++)
+        out[i] = eval_weight(bare, i);
+    if (!text || !*text)
+        return 0;
+    IniFile ini;
+    if (ini_parse(&ini, text, name, err) != 0)
+        return -1;
+    int rc = 0;
+    for (int k = 0; k < ini.count && rc == 0; k++) {
+        const IniEntry *en = &ini.entries[k];
+        if (strcmp(en->section, "weights") != 0)
+            continue;
+        for (int i = 0; i < nf; i++)
+            if (!strcmp(eval_feature_name(bare, i), en->key)) {
+                char *end = NULL;
+                double w = strtod(en->value, &end);
+                if (end == en->value || *end) {
+                    char msg[XQ_MSG_MAX];
+                    snprintf(msg, sizeof msg, "%.64s: expected a number, got '%.64s'", en->key, en->value);
+                    set_error(err, name, en->line, msg);
+                    rc = -1;
+                } else {
+                    out[i] = w;
+                }
+                break;
+            }
+    }
+    ini_free(&ini);
+    return rc;
+}
+
 /* Lines (trimmed, not blank, not comments) of `a` that also occur in `b`. */
 static int common_lines(const char *a, const char *b)
 {

@@ -54,6 +54,13 @@ typedef struct WeightsChoice {
 int weights_choose(const Variant *v, const char *weights_dir, const char *variants_dir, WeightsChoice *out,
                    XqError *err);
 
+/* The weights an evaluator of the rule set of `bare` has with the weights file text `text` ("" or
+ * NULL: none): each feature's default (eval_weight(bare, i)) unless the text's [weights] section
+ * sets it. out[] has eval_feature_count(bare) entries. Entries naming other features are
+ * ignored (they belong to another rule set). Returns 0, or -1 with *err for bad text (`name`
+ * labels it). */
+int weights_effective(const Evaluator *bare, const char *text, const char *name, double *out, XqError *err);
+
 /* The choice in one line, for run summaries and logs, e.g. "configs/weights/xiangqi.ini (nearest
  * shipped weights: names 29 of the 34 features of sniper; the other 5 keep their defaults:
  * material.sniper = 4.5, zone.sniper.palace = 0, ...)". `e` is the evaluator built with the

@@ -24,6 +24,7 @@ int balance_init(BalanceCard *c, const Variant *v)
 void balance_free(BalanceCard *c)
 {
     free(c->lengths);
+    free(c->length_outcomes);
     free(c->branch_moves);
     free(c->branch_positions);
     free(c->pos);
@@ -84,40 +85,6 @@ static void wdl_add(Wdl *w, int red_result, Side side)
         w->draws++;
 }
 
-/* Seat 0's score in a game: 1, 1/2 or 0. */
-static double seat0_score(int result)
-{
-    return result > 0 ? 1.0 : result == 0 ? 0.5 : 0.0;
-}
-
-/* Colour and pair statistics of a hidden-piece game with a known result. */
-static void add_hidden(BalanceCard *c, const GameRecord *g)
-{
-    c->hidden_games++;
-    if (g->seat_colour < 0)
-        c->colour_unassigned++;
-    else /* seat 0 played red: its result is red's; else red is seat 1 */
-        wdl_add(&c->red_colour, g->result, g->seat_colour == RED ? RED : BLACK);
-    double sc = seat0_score(g->result);
-    if (!g->deal_swapped) {
-        c->pair_open = true;
-        c->pair_first_index = g->index;
-        c->pair_first_score = sc;
-        return;
-    }
-    if (!c->pair_open || c->pair_first_index + 1 != g->index)
-        return; /* its first game is not among those added */
-    c->pair_open = false;
-    double m = 0.5 * (c->pair_first_score + sc);
-    c->pairs++;
-    c->pair_score_sum += m;
-    c->pair_score_sq += m * m;
-    /* Seat 0 of game 2k+1 holds what seat 1 held in game 2k (hidden_swap_seats). */
-    bool decisive = c->pair_first_score != 0.5 && sc != 0.5;
-    c->pair_seat_swept += decisive && c->pair_first_score == sc;
-    c->pair_hand_swept += decisive && c->pair_first_score != sc;
-}
-
 int balance_add_game(BalanceCard *c, const GameRecord *g, XqError *err)
 {
     if (g->nmoves >= XQ_MAX_HISTORY)
@@ -170,11 +137,18 @@ int balance_add_game(BalanceCard *c, const GameRecord *g, XqError *err)
     if (c->nlengths == c->cap_lengths) {
         size_t cap = c->cap_lengths ? 2 * c->cap_lengths : 1024;
         uint32_t *l = realloc(c->lengths, cap * sizeof *l);
-        if (!l)
+        if (l)
+            c->lengths = l;
+        uint8_t *o = l ? realloc(c->length_outcomes, cap * sizeof *o) : NULL;
+        if (!o)
             return replay_fail(err, g, "out of memory", 0, "");
-        c->lengths = l;
+        c->length_outcomes = o;
         c->cap_lengths = cap;
     }
+    c->length_outcomes[c->nlengths] = g->result == 1    ? OUTCOME_FIRST_WINS
+                                      : g->result == 0  ? OUTCOME_DRAW
+                                      : g->result == -1 ? OUTCOME_SECOND_WINS
+                                                        : OUTCOME_UNKNOWN;
     c->lengths[c->nlengths++] = g->plies;
     c->games++;
     if (g->termination < TERM_COUNT)
@@ -187,7 +161,7 @@ int balance_add_game(BalanceCard *c, const GameRecord *g, XqError *err)
     }
     wdl_add(&c->red, g->result, RED);
     if (g->has_deal)
-        add_hidden(c, g);
+        hidden_tally_add(&c->hidden, g);
     if (g->result == 0) {
         if (g->termination == TERM_MOVE_LIMIT || g->termination == TERM_LENGTH_CAP)
             c->draws_adjudicated++;
@@ -208,31 +182,17 @@ int balance_add_game(BalanceCard *c, const GameRecord *g, XqError *err)
 int balance_summarise(const BalanceCard *c, BalanceSummary *s)
 {
     memset(s, 0, sizeof *s);
-    s->games = wdl_games(&c->red);
+    results_summarise(&c->red, &c->hidden, &s->r);
+    s->games = s->r.games;
     double n = (double)s->games;
-    s->red_score = wdl_score(&c->red);
-    wilson_interval((double)c->red.wins + 0.5 * (double)c->red.draws, n, STATS_Z95, &s->score_lo, &s->score_hi);
-    s->score_significant = s->games > 0 && (s->score_lo > 0.5 || s->score_hi < 0.5);
-    /* Black's score is 1 - Red's, so |Red - Black| = |2 score - 1|. */
-    double gap = 2 * s->red_score - 1;
-    s->balance_index = s->games ? 1 - (gap < 0 ? -gap : gap) : 0;
+    /* The second mover's score is 1 - the first's, so |first - second| = |2 score - 1|. */
+    double gap = 2 * s->r.first.mean - 1;
+    s->balance_index = s->games ? 1 - fabs(gap) : 0;
     if (s->games) {
         s->draw_rate = (double)c->red.draws / n;
         s->natural_draw_rate = (double)c->draws_natural / n;
         s->adjudicated_draw_rate = (double)c->draws_adjudicated / n;
         s->decisive_rate = 1 - s->draw_rate;
-    }
-    s->hidden = c->hidden_games > 0;
-    s->colour_games = wdl_games(&c->red_colour);
-    s->red_colour_score = wdl_score(&c->red_colour);
-    wilson_interval((double)c->red_colour.wins + 0.5 * (double)c->red_colour.draws, (double)s->colour_games,
-                    STATS_Z95, &s->colour_lo, &s->colour_hi);
-    s->colour_significant = s->colour_games > 0 && (s->colour_lo > 0.5 || s->colour_hi < 0.5);
-    if (c->pairs) {
-        double np = (double)c->pairs, mean = c->pair_score_sum / np;
-        double var = c->pairs > 1 ? (c->pair_score_sq - np * mean * mean) / (np - 1) : 0;
-        s->pair_score = mean;
-        s->pair_half_width = STATS_Z95 * sqrt(var > 0 ? var : 0) / sqrt(np);
     }
     return stats_mean_median_u32(c->lengths, c->nlengths, &s->mean_length, &s->median_length);
 }

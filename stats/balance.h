@@ -7,9 +7,13 @@
 
 #include "dataset.h"
 #include "position.h"
+#include "results.h"
 #include "stats.h"
 
 enum { BALANCE_MAX_SPECIAL = 32 };
+
+/* How a game ended, from the first mover's side (for lengths by outcome). */
+typedef enum { OUTCOME_FIRST_WINS, OUTCOME_DRAW, OUTCOME_SECOND_WINS, OUTCOME_UNKNOWN, OUTCOME_COUNT } BalanceOutcome;
 
 /* Use of one kind of rule-module move (special_moves.h). */
 typedef struct SpecialUse {
@@ -29,6 +33,7 @@ typedef struct BalanceCard {
     uint64_t draws_adjudicated;  /* draws by the move limit or the run's length cap */
     uint64_t by_termination[TERM_COUNT], other_termination;
     uint32_t *lengths;           /* plies of every game; owned */
+    uint8_t *length_outcomes;    /* [i]: game i's BalanceOutcome; owned */
     size_t nlengths, cap_lengths;
     uint64_t *branch_moves;      /* [ply] sum of legal moves over positions at that ply; owned */
     uint64_t *branch_positions;  /* [ply] positions seen at that ply; owned */
@@ -36,19 +41,9 @@ typedef struct BalanceCard {
     SpecialUse special[BALANCE_MAX_SPECIAL];
     int nspecial;                /* kinds seen, in order of first use */
     Position *pos;               /* replay scratch; owned */
-    /* Hidden-piece rule sets (games with a deal, RULES.md 2-5): `red` above is by seat (seat 0,
-     * the first mover); by colour and by --paired-deals pair (games 2k and 2k + 1, the second
-     * seat-swapped, added in order) here. */
-    uint64_t hidden_games;
-    Wdl red_colour;              /* results of the player of the red colour (colours assigned) */
-    uint64_t colour_unassigned;  /* games that ended before a reveal assigned the colours */
-    uint64_t pairs;              /* complete pairs */
-    double pair_score_sum, pair_score_sq;  /* seat 0's mean score over each pair */
-    uint64_t pair_seat_swept;    /* both games decisive and won by the same seat */
-    uint64_t pair_hand_swept;    /* both decisive and won by the same half of the deal */
-    bool pair_open;              /* game 2k seen, 2k + 1 not yet */
-    uint64_t pair_first_index;
-    double pair_first_score;
+    /* Hidden-piece rule sets (games with a deal): `red` above is by seat (seat 0, the first
+     * mover); by colour and by --paired-deals pair here. */
+    HiddenTally hidden;
 } BalanceCard;
 
 /* Starts an empty card for games of variant v (borrowed). Returns 0 or -1 on out of memory. */
@@ -65,18 +60,12 @@ void balance_free(BalanceCard *c);
 
 /* Derived numbers of a card. */
 typedef struct BalanceSummary {
-    uint64_t games;              /* games with a known result */
-    double red_score, score_lo, score_hi;   /* Red's score and its Wilson 95% interval */
-    bool score_significant;      /* the interval excludes 1/2 */
-    double balance_index;        /* 1 - |Red's score - Black's score| */
+    ResultSummary r;             /* the first mover's score and the draw rate with intervals, what the
+                                  * games resolve; colours and pairs of hidden-piece rule sets */
+    uint64_t games;              /* games with a known result (= r.games) */
+    double balance_index;        /* 1 - |first mover's score - second mover's score| */
     double draw_rate, natural_draw_rate, adjudicated_draw_rate, decisive_rate;
     double mean_length, median_length;
-    /* Hidden-piece rule sets (hidden_games > 0). */
-    bool hidden;
-    uint64_t colour_games;       /* games with colours assigned and a known result */
-    double red_colour_score, colour_lo, colour_hi;  /* the red-colour player's score, Wilson 95% */
-    bool colour_significant;
-    double pair_score, pair_half_width;  /* seat 0's mean pair score +- 95% (normal, by pair) */
 } BalanceSummary;
 
 int balance_summarise(const BalanceCard *c, BalanceSummary *s);

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Two-sided 95% quantile of the standard normal distribution. */
-static const double Z95 = 1.959963984540054;
+#include "interval.h"
+
 
 double elo_to_score(double elo)
 {
@@ -54,9 +54,13 @@ void elo_estimate(const uint64_t pentanomial[5], EloEstimate *out)
     out->pair_variance = var;
     out->score_se = sqrt(var / n);
     out->elo = elo_from_score(mean);
-    double lo = mean - Z95 * out->score_se, hi = mean + Z95 * out->score_se;
-    out->elo_low = elo_from_score(lo);
-    out->elo_high = elo_from_score(hi);
+    /* The interval of the mean pair score (interval.h), mapped to Elo. */
+    ScoreInterval si;
+    interval_pairs(pentanomial, STATS_Z95, &si);
+    out->score_low = si.lo;
+    out->score_high = si.hi;
+    out->elo_low = elo_from_score(si.lo);
+    out->elo_high = elo_from_score(si.hi);
     if (out->score_se > 0)
         out->los = 0.5 * erfc(-(mean - 0.5) / (out->score_se * sqrt(2.0)));
     else

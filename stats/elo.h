@@ -17,12 +17,14 @@ typedef struct EloEstimate {
     double score;            /* mean points per game, [0, 1] */
     double pair_variance;    /* variance of a pair's mean score (points / 2), per pair */
     double score_se;         /* standard error of `score` (sqrt(pair_variance / pairs)) */
-    double elo, elo_low, elo_high;  /* estimate and 95% interval (may be infinite) */
+    double score_low, score_high;   /* 95% interval of `score` (pentanomial, interval.h) */
+    double elo, elo_low, elo_high;  /* estimate and the interval in Elo (may be infinite) */
     double los;              /* likelihood of superiority: P(true score > 0.5), normal approx. */
 } EloEstimate;
 
 /* Estimate from pentanomial counts. The pair (not the game) is the independent unit, so the
- * variance accounts for the correlation of the two games of a pair. With no pairs every field
+ * variance accounts for the correlation of the two games of a pair; the interval is the score
+ * interval of interval.h, finite at the ends (all pairs won: a lower bound, no upper). With no pairs every field
  * is 0 except score = 0.5, los = 0.5. */
 void elo_estimate(const uint64_t pentanomial[5], EloEstimate *out);
 

@@ -1,6 +1,8 @@
 /* openings_h5.c - the opening tree as the HDF5 group /openings of a separate output file. */
 #include "openings_h5.h"
 
+#include "interval.h"
+
 #include <hdf5.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "interval.h"
 #include "schema.h"
 
 static int fail(XqError *err, const char *file, const char *fmt, ...)
@@ -78,8 +81,10 @@ static int write_group(hid_t file, const OpeningTree *t, const char *sources)
         counts[2 * n + i] = o->red.draws;
         counts[3 * n + i] = o->red.losses;
         reals[i] = wdl_score(&o->red);
-        wilson_interval((double)o->red.wins + 0.5 * (double)o->red.draws, (double)games, STATS_Z95, &reals[n + i],
-                        &reals[2 * n + i]);
+        ScoreInterval si;
+        interval_wdl(&o->red, STATS_Z95, &si);
+        reals[n + i] = si.lo;
+        reals[2 * n + i] = si.hi;
         reals[3 * n + i] = openings_share(t, (int)i);
     }
     group = H5Gcreate2(file, "/openings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);

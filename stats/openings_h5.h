@@ -7,7 +7,7 @@
 /* Writes the tree to PATH as the group /openings: one row per node (node 0 the root) in the
  * columns parent (int32, -1 at the root), depth (uint8), move (uint32, Move), text (S16: WXF or
  * ICCS), games, red_wins, draws, black_wins (uint64), score, score_lo, score_hi (Red's score and
- * its Wilson 95% interval) and share (of the parent's games) (float64); the group's attributes
+ * its 95% win/draw/loss interval, interval.h) and share (of the parent's games) (float64); the group's attributes
  * hold variant_name, root_fen, depth, games, first_move_entropy (bits) and sources (the dataset
  * paths, one a line). The columns are not compressed, so any HDF5 reader opens them without
  * the zstd plugin. The file is written as PATH.tmp (created exclusively: a PATH.tmp that exists

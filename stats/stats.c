@@ -5,20 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void wilson_interval(double successes, double n, double z, double *lo, double *hi)
-{
-    if (n <= 0) {
-        *lo = 0;
-        *hi = 1;
-        return;
-    }
-    double p = successes / n, z2 = z * z;
-    double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-    double half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-    *lo = centre - half < 0 ? 0 : centre - half;
-    *hi = centre + half > 1 ? 1 : centre + half;
-}
-
 uint64_t wdl_games(const Wdl *w)
 {
     return w->wins + w->draws + w->losses;
@@ -51,28 +37,68 @@ double stats_two_sided_p(double z)
     return p > 1 ? 1 : p;
 }
 
-ScoreDiff stats_score_diff(const Wdl *a, const Wdl *b)
+/* Mean and variance of outcomes valued x[i], counts c[i]. */
+static void moments(const double *c, const double *x, int k, double *n, double *mean, double *var)
+{
+    double total = 0, sum = 0;
+    for (int i = 0; i < k; i++) {
+        total += c[i];
+        sum += c[i] * x[i];
+    }
+    *n = total;
+    *mean = total > 0 ? sum / total : 0;
+    double ss = 0;
+    for (int i = 0; i < k; i++)
+        ss += c[i] * (x[i] - *mean) * (x[i] - *mean);
+    *var = total > 0 ? ss / total : 0;
+}
+
+/* b - a for two samples of outcomes valued x: unpooled standard error for the interval, pooled
+ * variance for the test. */
+static ScoreDiff mean_diff(const double *ca, const double *cb, const double *x, int k)
 {
     ScoreDiff d = {0};
-    d.a = wdl_score(a);
-    d.b = wdl_score(b);
+    double na, nb, va, vb;
+    moments(ca, x, k, &na, &d.a, &va);
+    moments(cb, x, k, &nb, &d.b, &vb);
     d.p = 1;
     d.lo = -1;
     d.hi = 1;
-    uint64_t na = wdl_games(a), nb = wdl_games(b);
-    if (!na || !nb)
+    if (na <= 0 || nb <= 0)
         return d;
     d.diff = d.b - d.a;
-    d.se = sqrt(wdl_score_variance(a) / (double)na + wdl_score_variance(b) / (double)nb);
+    d.se = sqrt(va / na + vb / nb);
     d.lo = d.diff - STATS_Z95 * d.se;
     d.hi = d.diff + STATS_Z95 * d.se;
-    Wdl pooled = {a->wins + b->wins, a->draws + b->draws, a->losses + b->losses};
-    double se0 = sqrt(wdl_score_variance(&pooled) * (1.0 / (double)na + 1.0 / (double)nb));
+    double pooled[8], n0, m0, v0;
+    for (int i = 0; i < k; i++)
+        pooled[i] = ca[i] + cb[i];
+    moments(pooled, x, k, &n0, &m0, &v0);
+    double se0 = sqrt(v0 * (1.0 / na + 1.0 / nb));
     if (se0 > 0) {
         d.z = d.diff / se0;
         d.p = stats_two_sided_p(d.z);
     }
     return d;
+}
+
+ScoreDiff stats_score_diff(const Wdl *a, const Wdl *b)
+{
+    static const double X[3] = {0, 0.5, 1};
+    double ca[3] = {(double)a->losses, (double)a->draws, (double)a->wins};
+    double cb[3] = {(double)b->losses, (double)b->draws, (double)b->wins};
+    return mean_diff(ca, cb, X, 3);
+}
+
+ScoreDiff stats_pairs_diff(const uint64_t a[5], const uint64_t b[5])
+{
+    static const double X[5] = {0, 0.25, 0.5, 0.75, 1};
+    double ca[5], cb[5];
+    for (int i = 0; i < 5; i++) {
+        ca[i] = (double)a[i];
+        cb[i] = (double)b[i];
+    }
+    return mean_diff(ca, cb, X, 5);
 }
 
 ScoreDiff stats_proportion_diff(uint64_t x1, uint64_t n1, uint64_t x2, uint64_t n2)

@@ -1,5 +1,6 @@
-/* stats.h - the statistics behind the analysis commands: score intervals, two-sample tests,
- * entropy, histograms and games-needed estimates. Pure functions of counts; no I/O. */
+/* stats.h - the statistics behind the analysis commands: win / draw / loss counts, two-sample
+ * tests, entropy, histograms and games-needed estimates (intervals: interval.h). Pure functions
+ * of counts; no I/O. */
 #ifndef XQ_STATS_H
 #define XQ_STATS_H
 
@@ -8,10 +9,6 @@
 
 /* z of a two-sided 95% interval. */
 #define STATS_Z95 1.959963984540054
-
-/* Wilson score interval for a proportion (successes may be fractional: wins + draws / 2).
- * n <= 0 gives [0, 1]. */
-void wilson_interval(double successes, double n, double z, double *lo, double *hi);
 
 /* Win / draw / loss counts seen from one side (for xqlab: Red, the first mover). */
 typedef struct Wdl {
@@ -45,6 +42,11 @@ ScoreDiff stats_score_diff(const Wdl *a, const Wdl *b);
 /* Two-proportion test for x1 / n1 against x2 / n2 (draw rates, decisive rates...): the same as
  * stats_score_diff with counts (x, 0, n - x). */
 ScoreDiff stats_proportion_diff(uint64_t x1, uint64_t n1, uint64_t x2, uint64_t n2);
+
+/* Difference of the mean game scores of two sets of pairs (pentanomial counts: pairs scoring 0,
+ * 1/2, 1, 3/2, 2 points, values 0, 1/4, ..., 1), b - a: the same test with the variance of a
+ * pair's mean score. */
+ScoreDiff stats_pairs_diff(const uint64_t a[5], const uint64_t b[5]);
 
 /* Games per sample needed to find a difference `delta` between two samples whose per-game
  * variances are va and vb, with a two-sided 5% test and 80% power:

@@ -20,27 +20,6 @@
 
 /* ---- statistics ---- */
 
-static void wilson_hand_values(void **state)
-{
-    (void)state;
-    double lo, hi;
-    /* 5 of 10, z = 1.959964 (z^2 = 3.841459): p = 0.5, centre = (0.5 + 3.841459 / 20) /
-     * (1 + 3.841459 / 10) = 0.692073 / 1.384146 = 0.5; half = z sqrt(0.025 + 3.841459 / 400) /
-     * 1.384146 = 1.959964 * 0.186020 / 1.384146 = 0.263407. */
-    wilson_interval(5, 10, STATS_Z95, &lo, &hi);
-    CLOSE(0.236593, lo);
-    CLOSE(0.763407, hi);
-    /* 0 of 10: centre = (3.841459 / 20) / 1.384146 = 0.138767 and half = z * (z / 20) / 1.384146
-     * = 0.138767, so [0, 0.277533] (the lower end clamps at exactly 0). */
-    wilson_interval(0, 10, STATS_Z95, &lo, &hi);
-    CLOSE(0.0, lo);
-    CLOSE(0.277533, hi);
-    /* No games: the whole range. */
-    wilson_interval(0, 0, STATS_Z95, &lo, &hi);
-    CLOSE(0.0, lo);
-    CLOSE(1.0, hi);
-}
-
 static void two_proportion_hand_values(void **state)
 {
     (void)state;
@@ -257,9 +236,9 @@ static void synthetic_balance_and_openings(void **state)
     assert_int_equal(1, card.red.wins);
     assert_int_equal(1, card.red.draws);
     assert_int_equal(1, card.red.losses);
-    CLOSE(0.5, s.red_score);
+    CLOSE(0.5, s.r.first.mean);
     CLOSE(1.0, s.balance_index);
-    assert_false(s.score_significant);
+    assert_false(s.r.first_significant);
     assert_int_equal(0, card.draws_natural);
     assert_int_equal(1, card.draws_adjudicated);
     CLOSE(7.0 / 3.0, s.mean_length);
@@ -633,10 +612,11 @@ static void pgn_errors(void **state)
  *   2     no        0               unassigned      -
  *   3     yes       0               red             draw     pair (2,3): 1/2, 1/2 -> 1/2
  *   4     no       +1               red             win      (pair left open)
- * By seat: 2 / 2 / 1, seat 0 score (2 + 1) / 5 = 0.6. By colour: W 1 D 1 L 2 over 4 games, red
- * score 1.5 / 4 = 0.375, Wilson 95%: centre (0.375 + z^2 / 8) / (1 + z^2 / 4) = 0.855182 /
- * 1.960365 = 0.436236, half z sqrt(0.234375 / 4 + z^2 / 64) / 1.960365 = 0.344337, so
- * [0.091899, 0.780573]. Pairs: 2, mean 1/2, no spread -> half width 0; one hand sweep. */
+ * By seat (the first mover): 2 / 2 / 1, score (2 + 1) / 5 = 0.6. By colour: W 1 D 1 L 2 over 4
+ * games, red score 1.5 / 4 = 0.375, win/draw/loss interval [0.110831, 0.752344]
+ * (tests/python/interval_reference.py). Pairs: 2, both 1 point of 2 (pentanomial 0 0 2 0 0),
+ * mean 1/2; as for all-drawn games the interval is 1/2 -+ z^2 / (2 (n + z^2)) = 3.841459 /
+ * 11.682918 = 0.328810; one hand sweep. */
 static void hidden_balance_by_seat_and_colour(void **state)
 {
     (void)state;
@@ -681,27 +661,29 @@ static void hidden_balance_by_seat_and_colour(void **state)
         if (balance_add_game(&card, &g, &err) < 0)
             fail_msg("%s", err.message);
     }
-    assert_int_equal(card.hidden_games, 5);
+    assert_int_equal(card.hidden.games, 5);
     assert_int_equal(card.red.wins, 2);
     assert_int_equal(card.red.draws, 2);
     assert_int_equal(card.red.losses, 1);
-    assert_int_equal(card.red_colour.wins, 1);
-    assert_int_equal(card.red_colour.draws, 1);
-    assert_int_equal(card.red_colour.losses, 2);
-    assert_int_equal(card.colour_unassigned, 1);
-    assert_int_equal(card.pairs, 2);
-    assert_int_equal(card.pair_seat_swept, 0);
-    assert_int_equal(card.pair_hand_swept, 1);
+    assert_int_equal(card.hidden.red_colour.wins, 1);
+    assert_int_equal(card.hidden.red_colour.draws, 1);
+    assert_int_equal(card.hidden.red_colour.losses, 2);
+    assert_int_equal(card.hidden.colour_unassigned, 1);
+    assert_int_equal(hidden_tally_pairs(&card.hidden), 2);
+    assert_int_equal(card.hidden.pentanomial[2], 2);
+    assert_int_equal(card.hidden.seat_swept, 0);
+    assert_int_equal(card.hidden.hand_swept, 1);
     BalanceSummary s;
     assert_int_equal(0, balance_summarise(&card, &s));
-    assert_true(s.hidden);
-    CLOSE(0.6, s.red_score);
-    assert_int_equal(s.colour_games, 4);
-    CLOSE(0.375, s.red_colour_score);
-    assert_true(fabs(s.colour_lo - 0.091899) < 2e-6 && fabs(s.colour_hi - 0.780573) < 2e-6);
-    assert_false(s.colour_significant);
-    CLOSE(0.5, s.pair_score);
-    CLOSE(0.0, s.pair_half_width);
+    assert_true(s.r.hidden);
+    CLOSE(0.6, s.r.first.mean);
+    assert_int_equal(s.r.colour_games, 4);
+    CLOSE(0.375, s.r.red_colour.mean);
+    assert_true(fabs(s.r.red_colour.lo - 0.110831) < 2e-6 && fabs(s.r.red_colour.hi - 0.752344) < 2e-6);
+    assert_false(s.r.colour_significant);
+    assert_int_equal(2, s.r.pairs);
+    CLOSE(0.5, s.r.pair.mean);
+    assert_true(fabs(s.r.pair.lo - 0.171190) < 2e-6 && fabs(s.r.pair.hi - 0.828810) < 2e-6);
 
     /* The same flip with another identity is not the deal's: the replay refuses it. */
     GameRecord bad;
@@ -725,7 +707,7 @@ static void hidden_balance_by_seat_and_colour(void **state)
     g.result = 1;
     assert_int_equal(0, balance_add_game(&card, &g, &err));
     assert_int_equal(0, balance_summarise(&card, &s));
-    assert_false(s.hidden);
+    assert_false(s.r.hidden);
     balance_free(&card);
     variant_free(x);
     variant_free(v);
@@ -803,7 +785,6 @@ static void hidden_openings_key_by_choice(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(wilson_hand_values),
         cmocka_unit_test(two_proportion_hand_values),
         cmocka_unit_test(score_difference_with_draws),
         cmocka_unit_test(entropy_games_needed_histogram),

@@ -230,13 +230,19 @@ static void totals_add_up(void **state)
     assert_int_equal(t.black_wins, 1);
     assert_int_equal(t.plies_sum, 101);
     assert_int_equal(t.by_reason[TERM_CHECKMATE], 3);
-    /* Wilson interval of 2.5 / 4 at z = 1.96, worked by hand: p = 0.625, z^2 / n = 0.9604,
-     * centre (0.625 + 0.4802) / 1.9604 = 0.5638, half 1.96 * sqrt(0.05859 + 0.06003) / 1.9604
-     * = 0.3443. */
-    double lo, hi;
-    wilson_interval(2.5, 4, 1.96, &lo, &hi);
-    assert_true(fabs(lo - 0.2194) < 1e-3);
-    assert_true(fabs(hi - 0.9081) < 1e-3);
+    /* The summary quotes the win/draw/loss interval of 2 / 1 / 1 (stats/interval.c; reference
+     * tests/python/interval_reference.py: [0.247656, 0.889169]). */
+    char buf[4096];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    assert_non_null(f);
+    Variant *xq = test_load_variant("xiangqi");
+    totals_print(&t, xq, "w.ini (given)", f);
+    variant_free(xq);
+    fclose(f);
+    assert_non_null(strstr(buf, "red score    62.5%  (95% CI 24.8% .. 88.9%, win/draw/loss;"));
+    assert_non_null(strstr(buf, "draw rate    25.0%  (95% CI"));
+    assert_non_null(strstr(buf, "resolution   4 games detect a first-move advantage of"));
+    assert_non_null(strstr(buf, "weights      w.ini (given)"));
     totals_free(&t);
 }
 
@@ -244,8 +250,7 @@ static void totals_add_up(void **state)
  * game 0: seat 0 (black) wins; game 1: seat 1 (red) wins -> seat 0's pair score 1/2, the half
  * of the deal seat 0 held in game 0 won both; game 2: draw (colours never assigned);
  * game 3: seat 0 (red) wins -> pair score 3/4. By colour: black 1, red 2, 1 unassigned draw.
- * Pair mean 5/8; sample variance ((1/2 - 5/8)^2 + (3/4 - 5/8)^2) / 1 = 1/32, half-width
- * 1.96 * sqrt(1/32) / sqrt(2) = 0.245. */
+ * Pentanomial (the first mover's points over a pair): 1 point once, 3/2 points once; mean 5/8. */
 static void totals_by_seat_and_colour(void **state)
 {
     (void)state;
@@ -262,33 +267,36 @@ static void totals_by_seat_and_colour(void **state)
         g.termination = TERM_NO_PIECES;
         assert_int_equal(totals_add(&t, &g, -1), 0);
     }
-    assert_int_equal(t.hidden_games, 4);
-    assert_int_equal(t.colour_wins[BLACK], 1);
-    assert_int_equal(t.colour_wins[RED], 2);
-    assert_int_equal(t.colour_draws, 0);
-    assert_int_equal(t.colour_unassigned, 1);
-    assert_int_equal(t.pairs, 2);
-    assert_int_equal(t.pair_hand_swept, 1);
-    assert_int_equal(t.pair_seat_swept, 0);
-    assert_true(fabs(t.pair_score_sum - 1.25) < 1e-12);
+    assert_int_equal(t.hidden.games, 4);
+    assert_int_equal(t.hidden.red_colour.losses, 1);
+    assert_int_equal(t.hidden.red_colour.wins, 2);
+    assert_int_equal(t.hidden.red_colour.draws, 0);
+    assert_int_equal(t.hidden.colour_unassigned, 1);
+    assert_int_equal(hidden_tally_pairs(&t.hidden), 2);
+    assert_int_equal(t.hidden.pentanomial[2], 1);
+    assert_int_equal(t.hidden.pentanomial[3], 1);
+    assert_int_equal(t.hidden.hand_swept, 1);
+    assert_int_equal(t.hidden.seat_swept, 0);
     char buf[4096];
     FILE *f = fmemopen(buf, sizeof buf, "w");
     assert_non_null(f);
     Variant *banqi = test_load_variant("banqi");
-    totals_print(&t, banqi, f);
+    totals_print(&t, banqi, NULL, f);
     variant_free(banqi);
     fclose(f);
-    /* banqi assigns colours by the first flip: the results are named by seat. */
+    /* banqi assigns colours by the first flip: the results are named by seat, the colours on a
+     * line of their own; the pair score has its pentanomial interval. */
     assert_non_null(strstr(buf, "first/draw/second mover 2 / 1 / 1\n"));
-    assert_non_null(strstr(buf, "first-mover score 62.5%"));
+    assert_non_null(strstr(buf, "first-mover score 62.5%  (95% CI"));
     assert_null(strstr(buf, "red/draw/black"));
+    assert_null(strstr(buf, "red score"));
     assert_non_null(strstr(buf, "by colour    red player 2 / draw 0 / black player 1"));
-    assert_non_null(strstr(buf, "paired deals 2 pairs; first-mover score 62.5% +- 24.5%"));
+    assert_non_null(strstr(buf, "paired deals 2 pairs; first-mover score 62.5%  (95% CI"));
     /* jieqi: the first mover always plays red; its results are Red's, no colour line. */
     f = fmemopen(buf, sizeof buf, "w");
     assert_non_null(f);
     Variant *jieqi = test_load_variant("jieqi");
-    totals_print(&t, jieqi, f);
+    totals_print(&t, jieqi, NULL, f);
     variant_free(jieqi);
     fclose(f);
     assert_non_null(strstr(buf, "red/draw/black 2 / 1 / 1\n"));

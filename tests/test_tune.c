@@ -450,35 +450,41 @@ static void test_elo_by_hand(void **state)
     /* 10 pairs {1, 2, 4, 2, 1}: pair scores 0, .25, .5, .75, 1.
      * mean = (0 + 2(.25) + 4(.5) + 2(.75) + 1) / 10 = 0.5 -> Elo 0;
      * var = (.25 + 2(.0625) + 0 + 2(.0625) + .25) / 10 = 0.075; se = sqrt(.075 / 10) = 0.086603;
-     * upper score 0.5 + 1.959964(0.086603) = 0.669738 -> -400 log10(1/0.669738 - 1) = +122.818. */
+     * the pentanomial score interval (tests/python/interval_reference.py) is 0.322263 ..
+     * 0.677737 -> -400 log10(1/0.677737 - 1) = +129.141. */
     const uint64_t sym[5] = {1, 2, 4, 2, 1};
     elo_estimate(sym, &e);
     assert_true(fabs(e.score - 0.5) < 1e-12);
     assert_true(fabs(e.pair_variance - 0.075) < 1e-12);
     assert_true(fabs(e.score_se - 0.0866025) < 1e-6);
     assert_true(fabs(e.elo) < 1e-9);
-    assert_true(fabs(e.elo_high - 122.818) < 1e-3);
-    assert_true(fabs(e.elo_low + 122.818) < 1e-3);
+    assert_true(fabs(e.score_high - 0.677737) < 2e-6);
+    assert_true(fabs(e.elo_high - 129.141) < 1e-3);
+    assert_true(fabs(e.elo_low + 129.141) < 1e-3);
     assert_true(fabs(e.los - 0.5) < 1e-12);
 
     /* 10 pairs {0, 1, 3, 4, 2}: mean = (.25 + 1.5 + 3 + 2) / 10 = 0.675 ->
      * Elo = -400 log10(1/0.675 - 1) = -400 log10(0.481481) = +126.968;
      * var = (.180625 + 3(.030625) + 4(.005625) + 2(.105625)) / 10 = 0.050625,
-     * se = sqrt(0.0050625) = 0.0711512; 95%: 0.535546 .. 0.814454 -> +24.742 .. +256.966;
+     * se = sqrt(0.0050625) = 0.0711512; 95% (reference script): 0.487665 .. 0.806467 ->
+     * -8.573 .. +247.933 (the normal interval 0.535546 .. 0.814454 would not reach below 0);
      * LOS = Phi(0.175 / 0.0711512) = Phi(2.45955) = 0.993044. */
     const uint64_t up[5] = {0, 1, 3, 4, 2};
     elo_estimate(up, &e);
     assert_true(fabs(e.score - 0.675) < 1e-12);
     assert_true(fabs(e.elo - 126.968) < 1e-3);
     assert_true(fabs(e.score_se - 0.0711512) < 1e-6);
-    assert_true(fabs(e.elo_low - 24.742) < 1e-3);
-    assert_true(fabs(e.elo_high - 256.966) < 1e-3);
+    assert_true(fabs(e.elo_low + 8.573) < 1e-3);
+    assert_true(fabs(e.elo_high - 247.933) < 1e-3);
     assert_true(fabs(e.los - 0.993044) < 1e-6);
 
-    /* All pairs won: score 1, Elo unbounded. */
+    /* All 3 pairs won: score 1, Elo unbounded above; the lower end is Wilson's n / (n + z^2) =
+     * 3 / 6.841459 = 0.438503 -> -42.950 Elo. */
     const uint64_t all[5] = {0, 0, 0, 0, 3};
     elo_estimate(all, &e);
     assert_true(isinf(e.elo) && e.elo > 0);
+    assert_true(isinf(e.elo_high) && e.elo_high > 0);
+    assert_true(fabs(e.elo_low + 42.950) < 1e-3);
     assert_true(e.los == 1.0);
     assert_true(fabs(elo_from_score(elo_to_score(37.5)) - 37.5) < 1e-9);
 }
