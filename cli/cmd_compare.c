@@ -748,6 +748,12 @@ int cmd_compare(int argc, char **argv)
         goto cleanup;
     if ((status = differences(a, b, d)) != EXIT_OK || (status = refuse_same(a, b, d)) != EXIT_OK)
         goto cleanup;
+    if ((d->settings_differ || d->evaluation_differ) && !allow && (!*a->params_text || !*b->params_text)) {
+        status = cli_error(EXIT_FAILURE_RUN, "compare", "%s holds games without search settings (imported, not "
+                           "played by xqlab): the two sides were played by different players; add "
+                           "--allow-different-settings to compare them anyway", !*a->params_text ? "A" : "B");
+        goto cleanup;
+    }
     if ((d->settings_differ || d->evaluation_differ) && !allow) {
         char first[DIFF_LINE_MAX + 32] = "";
         if (d->settings_differ)
