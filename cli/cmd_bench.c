@@ -12,6 +12,7 @@ static const Command WORKLOADS[] = {
     {"perft", "move generation: perft of the published positions", bench_perft},
     {"selfplay", "search and self-play: playouts/s, games/hour, scaling, dataset cost", bench_selfplay},
     {"tune", "weight tuner on a dataset: extraction and fit time for 1 M positions", bench_tune},
+    {"strength", "play strength against an external UCI engine (Fairy-Stockfish): Elo, time odds", bench_strength},
 };
 enum { NWORKLOADS = sizeof WORKLOADS / sizeof WORKLOADS[0] };
 

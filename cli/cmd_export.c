@@ -288,12 +288,12 @@ int cmd_export(int argc, char **argv)
         snprintf(round, sizeof round, "%" PRIu64, g.index + 1);
         player_name(s, player, sizeof player);
         snprintf(event, sizeof event, "xqlab self-play, %s, base seed %" PRIu64, s->variant_name, s->base_seed);
-        PgnTags tags = {event, s->host, date, round, player, player, notation, xboard};
+        PgnTags tags = {event, s->host, date, round, player, player, notation, xboard, NULL};
         if (s->command_line && !strncmp(s->command_line, "xqlab import ", 13)) {
             /* Games of xqlab import: the dataset keeps moves, start, result and termination,
              * not the players, place or date of the original files. */
             snprintf(event, sizeof event, "imported by xqlab, %s", s->variant_name);
-            PgnTags unknown = {event, NULL, "????.??.??", round, NULL, NULL, notation, xboard};
+            PgnTags unknown = {event, NULL, "????.??.??", round, NULL, NULL, notation, xboard, NULL};
             tags = unknown;
         }
         if (pgn_write_game(f, set.variant, &g, &tags, &err) < 0) {

@@ -104,7 +104,9 @@ int pgn_write_game(FILE *out, const Variant *v, const GameRecord *g, const PgnTa
         }
     }
     write_tag(out, "Format", wxf ? "WXF" : "ICCS");
-    if (g->termination < TERM_COUNT && g->termination != TERM_NONE)
+    if (tags->termination && *tags->termination)
+        write_tag(out, "Termination", tags->termination);
+    else if (g->termination < TERM_COUNT && g->termination != TERM_NONE)
         write_tag(out, "Termination", termination_name((Termination)g->termination));
     snprintf(buf, sizeof buf, "%d", g->nmoves);
     write_tag(out, "PlyCount", buf);

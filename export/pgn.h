@@ -24,6 +24,7 @@ typedef struct PgnTags {
     const char *event, *site, *date, *round, *red, *black;
     PgnNotation notation;
     bool xboard_fen; /* [FEN] with XBoard's letters for standard xiangqi: H horse, E elephant */
+    const char *termination;  /* replaces the record's termination name when set ("time forfeit") */
 } PgnTags;
 
 /* Writes one game: [Game "Chinese Chess"] first, then Event, Site, Date, Round, Red, Black,

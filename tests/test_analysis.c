@@ -415,7 +415,7 @@ static void pgn_round_trip(void **state)
         GameRecord games[NGAMES];
         XqError err;
         PgnTags tags = {"round trip", "here", "2025.01.01", "1", "red \"quoted\"", "black", CASES[ci].notation,
-                        CASES[ci].xboard_fen};
+                        CASES[ci].xboard_fen, NULL};
         for (int i = 0; i < NGAMES; i++) {
             random_game(v, 17u * (uint32_t)i + 3u, 40 + 10 * i, &games[i]);
             games[i].result = (int8_t)(i % 3 - 1);
@@ -480,7 +480,7 @@ static void pgn_wxf_refused_elsewhere(void **state)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    PgnTags tags = {"e", "s", "d", "1", "r", "b", PGN_NOTATION_WXF, false};
+    PgnTags tags = {"e", "s", "d", "1", "r", "b", PGN_NOTATION_WXF, false, NULL};
     XqError err;
     assert_int_equal(-1, pgn_write_game(f, v, &g, &tags, &err));
     assert_non_null(strstr(err.message, "standard xiangqi only"));
