@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bad_option.h"
 #include "bench.h"
 #include "common.h"
 #include "elo.h"
@@ -148,6 +149,15 @@ static void json_number(double x)
         printf("null");
 }
 
+/* Odds keep their significant digits (1/64 = 0.015625). */
+static void json_odds(double x)
+{
+    if (isfinite(x))
+        printf("%.6g", x);
+    else
+        printf("null");
+}
+
 static void json_string(const char *s)
 {
     putchar('"');
@@ -207,7 +217,7 @@ static int check_rules(const Variant *v, const Book *book, int openings, int dep
             const char *why = "";
             if (has_fairy_file && e[s].fairy_version > 0 && e[s].fairy_version < 14)
                 why = "; Fairy-Stockfish before version 14 has no custom pieces, so its variant file cannot "
-                      "define this rule set's pieces: give --engine a newer build";
+                      "define this rule set's pieces: use a newer build";
             status = cli_error(EXIT_FAILURE_RUN, CMD, "%s (%s) does not play %s by xqlab's rules: %s%s",
                                spec[s]->role, e[s].name, v->name, msg, why);
         } else {
@@ -439,8 +449,7 @@ static int parse_args(int argc, char **argv, Args *a)
         } else if (!strcmp(s, "--quiet")) {
             a->quiet = true;
         } else {
-            usage(stderr);
-            cli_error(EXIT_USAGE, CMD, "unknown option or missing value: '%s'", s);
+            cli_bad_option(CMD, s, usage);
             return -1;
         }
     }
@@ -655,11 +664,11 @@ int bench_strength(int argc, char **argv)
     load_average(load, sizeof load);
     if (a.json) {
         printf("], \"bracketed\": %s, \"lo\": ", odds_search_bracketed(&search) ? "true" : "false");
-        json_number(search.lo > 0 ? search.lo : NAN);
+        json_odds(search.lo > 0 ? search.lo : NAN);
         printf(", \"hi\": ");
-        json_number(search.hi > 0 ? search.hi : NAN);
+        json_odds(search.hi > 0 ? search.hi : NAN);
         printf(", \"estimate\": ");
-        json_number(odds_search_bracketed(&search) ? odds_search_estimate(&search) : NAN);
+        json_odds(odds_search_bracketed(&search) ? odds_search_estimate(&search) : NAN);
         printf(", \"interrupted\": %s, \"load\": \"%s\"}\n", interrupted ? "true" : "false", load);
     } else if (interrupted) {
         printf("find-odds: interrupted\n");

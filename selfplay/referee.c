@@ -207,15 +207,15 @@ static int check_position(UciEngine *e, const Variant *v, const char *base_fen, 
     int n = pos_generate_legal(pos, list);
     rc = 1;
     if ((int)nodes != n || ndivide != n) {
-        snprintf(msg, size, "%s: %s (%s) counts %llu legal moves, xqlab %d", where, e->spec->role, e->name,
+        snprintf(msg, size, "%s: %s counts %llu legal moves, xqlab's rules %d", where, e->name,
                  (unsigned long long)nodes, n);
         goto done;
     }
     for (int i = 0; i < ndivide; i++) {
         char why[XQ_MSG_MAX];
         if (move_parse(pos, divide[i], why, sizeof why) == XQ_MOVE_NONE) {
-            snprintf(msg, size, "%s: %s (%s) lists the move %s, which xqlab does not allow: %s", where,
-                     e->spec->role, e->name, divide[i], why);
+            snprintf(msg, size, "%s: %s lists the move %s, which xqlab's rules do not allow: %s", where,
+                     e->name, divide[i], why);
             goto done;
         }
     }
@@ -228,8 +228,8 @@ static int check_position(UciEngine *e, const Variant *v, const char *base_fen, 
         }
         uint64_t mine = perft(pos, depth);
         if (mine != nodes) {
-            snprintf(msg, size, "%s: perft %d is %llu for %s (%s), %llu for xqlab", where, depth,
-                     (unsigned long long)nodes, e->spec->role, e->name, (unsigned long long)mine);
+            snprintf(msg, size, "%s: perft %d is %llu for %s, %llu by xqlab's rules", where, depth,
+                     (unsigned long long)nodes, e->name, (unsigned long long)mine);
             goto done;
         }
     }

@@ -192,7 +192,7 @@ static void lost_at_start(Run *r, uint64_t g, int side, const UciEngine *e, UciS
     const BookEntry *b = opening_of(r, g);
     memset(game, 0, sizeof *game);
     game->moves = malloc(((size_t)b->nmoves + 1) * sizeof *game->moves);
-    if (game->moves)
+    if (game->moves && b->nmoves)
         memcpy(game->moves, b->moves, (size_t)b->nmoves * sizeof *game->moves);
     game->nmoves = game->moves ? b->nmoves : 0;
     Side colour = side_of(g, RED) == side ? RED : BLACK;

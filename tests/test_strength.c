@@ -234,7 +234,8 @@ static void engine_failures_lose(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         RefereeGame g;
-        play_fakes(cases[i].red, cases[i].black, &g, 0.3);
+        /* Only the silent engine waits out its grace; the others must not lose on time. */
+        play_fakes(cases[i].red, cases[i].black, &g, cases[i].end == GAME_END_TIMEOUT ? 1.0 : 10.0);
         if (g.end != cases[i].end || (int)g.culprit != (int)cases[i].culprit || g.nmoves != cases[i].nmoves ||
             !strstr(g.detail, cases[i].detail))
             fail_msg("%s vs %s: end %s culprit %d after %d moves: %s", cases[i].red, cases[i].black,
@@ -286,7 +287,7 @@ static StrengthOptions run_options(const Variant *v, const Book *b, const UciEng
 {
     StrengthOptions o = {
         .v = v, .book = b, .a = a, .b = bs, .movetime_ms = 10, .odds = 1, .pairs = pairs,
-        .concurrency = concurrency, .seed = 1, .max_plies = 400, .grace = 0.5, .pgn_event = "test",
+        .concurrency = concurrency, .seed = 1, .max_plies = 400, .grace = 10, .pgn_event = "test",
     };
     return o;
 }

@@ -31,10 +31,16 @@ class Engine:
                                      universal_newlines=True, bufsize=1)
         self.send("uci")
         self.name = "?"
+        self.options = set()
         for line in self.until("uciok"):
             if line.startswith("id name "):
                 self.name = line[8:]
+            elif line.startswith("option name "):
+                self.options.add(line[12:].split(" type ")[0])
         self.send("setoption name Threads value 1")
+        # Scores without the engine's bias towards avoiding draws.
+        if "Contempt" in self.options:
+            self.send("setoption name Contempt value 0")
         if variant_path:
             self.send("setoption name VariantPath value " + os.path.abspath(variant_path))
         self.send("setoption name UCI_Variant value " + variant)
@@ -102,14 +108,15 @@ def main():
     ap.add_argument("--variant", default="xiangqi")
     ap.add_argument("--variant-path", help="Fairy-Stockfish variants file defining --variant")
     ap.add_argument("--plies", type=int, default=6, help="plies per line (default 6)")
-    ap.add_argument("--count", type=int, default=200, help="lines to keep (default 200)")
+    ap.add_argument("--count", type=int, default=100, help="lines to keep (default 100)")
     ap.add_argument("--pick-depth", type=int, default=6, help="search depth choosing each move (default 6)")
     ap.add_argument("--multipv", type=int, default=5, help="candidate moves per ply (default 5)")
     ap.add_argument("--window", type=int, default=40, help="centipawns below the best a move may be (default 40)")
-    ap.add_argument("--depth", type=int, default=12, help="depth of the final evaluation (default 12)")
+    ap.add_argument("--depth", type=int, default=10, help="depth of the final evaluation (default 10)")
     ap.add_argument("--max-cp", type=int, default=30, help="keep lines evaluated within +-max-cp (default 30)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-tries", type=int, default=5000)
+    ap.add_argument("--verbose", action="store_true", help="print every candidate's evaluation on stderr")
     ap.add_argument("--out", required=True, help="book file to write (refused if it exists)")
     args = ap.parse_args()
     if os.path.exists(args.out):
@@ -138,15 +145,17 @@ def main():
         if not final:
             continue
         kind, score = next(iter(final.values()))
+        if args.verbose:
+            print("make_openings: %s: %s %d" % (" ".join(moves), kind, score), file=sys.stderr, flush=True)
         if kind != "cp" or abs(score) > args.max_cp:
             continue
         kept.append((moves, score))
-        if sys.stderr.isatty():
-            print("%d/%d kept (%d tried)" % (len(kept), args.count, tries), file=sys.stderr, end="\r")
+        if len(kept) % 10 == 0:
+            print("make_openings: %d/%d kept, %d tried" % (len(kept), args.count, tries), file=sys.stderr, flush=True)
     engine.quit()
     command = "python3 scripts/bench/make_openings.py " + " ".join(
         "--%s %s" % (k.replace("_", "-"), v) for k, v in sorted(vars(args).items())
-        if v is not None and k != "out" and not (k == "engine" and v == ap.get_default("engine")))
+        if v is not None and k not in ("out", "verbose") and not (k == "engine" and v == ap.get_default("engine")))
     with open(args.out, "x") as f:
         f.write("# Balanced openings for `xqlab bench strength` (%s): %d lines of %d plies, ICCS moves\n"
                 "# from the start position (ranks from 0). Played in pairs, each line once with each colour.\n"
@@ -154,8 +163,8 @@ def main():
                 "#   %s\n"
                 "# Each ply drawn (seeded) among the engine's %d best moves at depth %d within %d cp of the\n"
                 "# best; a line is kept when its final position is new and the engine evaluates it within\n"
-                "# +-%d cp at depth %d (hash cleared before every search, one thread). %d candidate lines\n"
-                "# were tried. The number after each line is that evaluation, from the side to move.\n"
+                "# +-%d cp at depth %d (hash cleared before every search, one thread, contempt 0). %d candidate\n"
+                "# lines were tried. The number after each line is that evaluation, from the side to move.\n"
                 % (args.variant, len(kept), args.plies, engine.name, command, args.multipv, args.pick_depth,
                    args.window, args.max_cp, args.depth, tries))
         for moves, score in kept:

@@ -87,7 +87,7 @@ check dies-counted "$T/dies.json" "j['result']['wdl'] == [2, 0, 0] and j['result
 expect engine-dies-text 0 "engine lost 2 games by engine failures (died 2" -- --xqlab "$FAIRY" \
     --engine "sh $SRC/tests/data/fake_uci.sh crash2" --openings "$START_BOOK" --movetime 10 -n 2
 expect engine-hangs 0 "" -- --xqlab "$FAIRY" --engine "sh $SRC/tests/data/fake_uci.sh hang" \
-    --openings "$START_BOOK" --movetime 10 --grace 200 -n 2 --json
+    --openings "$START_BOOK" --movetime 10 --grace 1000 -n 2 --json
 cp "$T/out" "$T/hang.json"
 check hang-counted "$T/hang.json" "j['result']['engine']['lost_by']['time_forfeit'] == 2 and j['result']['wdl'] == [2, 0, 0]"
 
@@ -106,9 +106,11 @@ expect check-rules 0 "plays by xqlab's rules (same legal moves, perft 2 equal)" 
 # 5. Rule sets: Fairy-Stockfish 11.1 cannot define the sniper; sniper with a newer build passes.
 version=$(printf 'uci\nquit\n' | "$FAIRY" | sed -n 's/^id name Fairy-Stockfish \([0-9]*\).*/\1/p')
 if [ "${version:-0}" -lt 14 ]; then
-    expect sniper-11 1 "before version 14 has no custom pieces" -- --xqlab "$FAIRY" -v sniper --check-rules 1
+    expect sniper-11 1 "before version 14 has no custom pieces" -- --xqlab "$FAIRY" -v sniper --check-rules 1 \
+        --openings "$SRC/tests/data/sniper_positions.txt"
 else
-    expect sniper-new 0 "plays by xqlab's rules" -- --xqlab "$FAIRY" -v sniper --check-rules 2
+    expect sniper-new 0 "plays by xqlab's rules" -- --xqlab "$FAIRY" -v sniper --check-rules 2 \
+        --openings "$SRC/tests/data/sniper_positions.txt"
 fi
 expect river-camp 1 "cannot play river-camp: its river camp" -- --xqlab "$FAIRY" -v river-camp
 expect five-tigers 1 "cannot play five-tigers: one side moves two pieces" -- --xqlab "$FAIRY" -v five-tigers
