@@ -1,8 +1,6 @@
 /* bench_strength.c - `xqlab bench strength`: xqlab against an external UCI engine (default
  * Debian's Fairy-Stockfish) in colour-swapped pairs from balanced openings, refereed by the rules
  * core; W/D/L, pentanomial Elo, measured CPU per move, and the time-odds factor for 50%. */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +14,7 @@
 #include "elo.h"
 #include "hidden.h"
 #include "odds_search.h"
+#include "output.h"
 #include "strength.h"
 
 #define CMD "bench strength"
@@ -69,9 +68,10 @@ static void usage(FILE *out)
         "                         the same legal moves and perft D from the start position and from\n"
         "                         every opening of the book; exit 0 if so, 1 if not (without it a run\n"
         "                         checks depth 3 from the start and the first 2 openings)\n"
-        "      --pgn FILE         keep every game (refuses an existing FILE)\n"
-        "      --log FILE         every line sent to and received from the engines (refuses an\n"
-        "                         existing FILE)\n"
+        "      --pgn FILE         keep every game (written as FILE.tmp, renamed at the end of the\n"
+        "                         run, also an interrupted or failed one)\n"
+        "      --log FILE         every line sent to and received from the engines\n"
+        "      --force            replace an existing --pgn / --log FILE (never an input)\n"
         "      --engine-stderr FILE\n"
         "                         append the engines' standard error to FILE (default: discarded)\n"
         "      --json             print the result as JSON\n"
@@ -95,24 +95,6 @@ static const char *outside_reason(const Variant *v)
     if (v->modules & MOD_RESERVE)
         return "its captured pieces come back by exchange, which Fairy-Stockfish's variant files cannot describe";
     return "the project ships no Fairy-Stockfish variant file for it (configs/fairy/NAME.ini)";
-}
-
-/* Opens a new file for writing; refuses an existing one. */
-static FILE *open_new(const char *path, const char *what)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        if (errno == EEXIST)
-            cli_error(EXIT_USAGE, CMD, "%s %s exists: refusing to overwrite it (choose another name or "
-                      "remove it)", what, path);
-        else
-            cli_error(EXIT_USAGE, CMD, "cannot create %s %s: %s", what, path, strerror(errno));
-        return NULL;
-    }
-    FILE *f = fdopen(fd, "w");
-    if (!f)
-        close(fd);
-    return f;
 }
 
 /* "'PATH' engine" for this very program. */
@@ -350,7 +332,7 @@ typedef struct Args {
     long movetime, games, concurrency, max_plies, grace, ranks[2], check_rules;
     double odds, odds_start, odds_growth, odds_ratio, odds_max;
     uint64_t seed;
-    bool find_odds, json, quiet, games_given;
+    bool find_odds, json, quiet, games_given, force;
     int noptions[2];
     const char *options[2][MAX_ENGINE_OPTIONS];
 } Args;
@@ -444,6 +426,8 @@ static int parse_args(int argc, char **argv, Args *a)
             a->log = argv[++i];
         } else if (!strcmp(s, "--engine-stderr") && has) {
             a->engine_stderr = argv[++i];
+        } else if (!strcmp(s, "--force")) {
+            a->force = true;
         } else if (!strcmp(s, "--json")) {
             a->json = true;
         } else if (!strcmp(s, "--quiet")) {
@@ -489,6 +473,7 @@ int bench_strength(int argc, char **argv)
         return EXIT_FAILURE_RUN;
     Book book = {0};
     FILE *pgn = NULL;
+    CliOutput pgn_out = CLI_OUTPUT_INIT, log_out = CLI_OUTPUT_INIT;
     UciLog log = {0};
     bool log_lock = false;
     char book_path[1024], fairy_path[1024];
@@ -503,15 +488,17 @@ int bench_strength(int argc, char **argv)
     snprintf(fairy_path, sizeof fairy_path, "%s/fairy/%s.ini", cli_config_dir(), v->name);
     if (strcmp(v->name, "xiangqi") && access(fairy_path, R_OK) == 0)
         fairy_file = fairy_path;
-    /* Refused before anything runs; created only once the engines and openings are fine. */
-    if (a.pgn && access(a.pgn, F_OK) == 0) {
-        status = cli_error(EXIT_USAGE, CMD, "PGN file %s exists: refusing to overwrite it (choose another "
-                           "name or remove it)", a.pgn);
+    /* Claimed before anything runs (a refusal costs nothing); the PGN is created only once the
+     * engines and openings are fine. */
+    const char *inputs[1] = {a.openings};
+    unsigned out_flags = a.force ? CLI_OUTPUT_FORCE : 0;
+    if (a.pgn && (status = cli_output_claim(&pgn_out, CMD, "--pgn", a.pgn, out_flags, inputs, a.openings ? 1 : 0)) != EXIT_OK)
         goto cleanup;
-    }
     if (a.log) {
-        if (!(log.file = open_new(a.log, "log file"))) {
-            status = EXIT_USAGE;
+        if ((status = cli_output_claim(&log_out, CMD, "--log", a.log, out_flags, inputs, a.openings ? 1 : 0)) != EXIT_OK)
+            goto cleanup;
+        if (!(log.file = cli_output_fopen(&log_out))) {
+            status = EXIT_FAILURE_RUN;
             goto cleanup;
         }
         pthread_mutex_init(&log.lock, NULL);
@@ -571,8 +558,8 @@ int bench_strength(int argc, char **argv)
         printf("rules check: %s\n", rules_note);
         goto cleanup;
     }
-    if (a.pgn && !(pgn = open_new(a.pgn, "PGN file"))) {
-        status = EXIT_USAGE;
+    if (a.pgn && !(pgn = cli_output_fopen(&pgn_out))) {
+        status = EXIT_FAILURE_RUN;
         goto cleanup;
     }
     uint64_t pairs = (uint64_t)(a.games + 1) / 2;
@@ -688,10 +675,20 @@ int bench_strength(int argc, char **argv)
         status = 130;
 cleanup:
     cli_stop_signals_release();
-    if (pgn && fclose(pgn) != 0 && status == EXIT_OK)
-        status = cli_error(EXIT_FAILURE_RUN, CMD, "cannot write %s: %s", a.pgn, strerror(errno));
-    if (log.file)
-        fclose(log.file);
+    /* The games played are kept whatever ended the run; a PGN never begun is not left behind. */
+    if (pgn && cli_output_commit(&pgn_out) != EXIT_OK && status == EXIT_OK)
+        status = EXIT_FAILURE_RUN;
+    cli_output_release(&pgn_out);
+    if (log.file) {
+        if (log_lock)
+            pthread_mutex_lock(&log.lock);
+        if (cli_output_commit(&log_out) != EXIT_OK && status == EXIT_OK)
+            status = EXIT_FAILURE_RUN;
+        log.file = NULL;
+        if (log_lock)
+            pthread_mutex_unlock(&log.lock);
+    }
+    cli_output_release(&log_out);
     if (log_lock)
         pthread_mutex_destroy(&log.lock);
     book_free(&book);

@@ -80,7 +80,7 @@ static int write_pgn(CliOutput *out, const Variant *v, GameRecord *records, uint
         snprintf(round, sizeof round, "%" PRIu64, g + 1);
         bool a_red = g % 2 == 0;
         PgnTags tags = {event, NULL, date, round, a_red ? a_name : b_name, a_red ? b_name : a_name,
-                        PGN_NOTATION_DEFAULT, false};
+                        PGN_NOTATION_DEFAULT, false, NULL};
         if (pgn_write_game(f, v, &records[g], &tags, &err) < 0)
             return cli_error(EXIT_FAILURE_RUN, "match", "--pgn: game %" PRIu64 ": %s", g + 1, err.message);
         written++;

@@ -510,7 +510,7 @@ static void pgn_seat_and_colour(void **state)
     tmp_path(path, sizeof path, "banqi.pgn");
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    PgnTags tags = {"seats", "here", "2025.01.01", "1", "first", "second", PGN_NOTATION_DEFAULT, false};
+    PgnTags tags = {"seats", "here", "2025.01.01", "1", "first", "second", PGN_NOTATION_DEFAULT, false, NULL};
     XqError err;
     if (pgn_write_game(f, v, &g, &tags, &err) < 0)
         fail_msg("%s", err.message);

@@ -119,13 +119,19 @@ expect jieqi 2 "jieqi has face-down pieces" -- -v jieqi
 expect no-variant-option 1 "has no UCI_Variant option" -- --xqlab "sh $SRC/tests/data/fake_uci.sh shuffle" \
     --engine "sh $SRC/tests/data/fake_uci.sh shuffle" -v mixed
 
-# 6. Files are never overwritten; bad options.
+# 6. Files are never overwritten without --force (the rule of docs/cli.md); bad options.
 echo "keep me" >"$T/old.pgn"
-expect pgn-exists 2 "exists: refusing to overwrite it" -- --xqlab "$FAIRY" -n 2 --pgn "$T/old.pgn"
+expect pgn-exists 1 "already exists" -- --xqlab "$FAIRY" -n 2 --pgn "$T/old.pgn"
 [ "$(cat "$T/old.pgn")" = "keep me" ] && echo "ok   pgn-kept" || fail "pgn-kept: $(cat "$T/old.pgn")"
-expect log-exists 2 "exists: refusing to overwrite it" -- --xqlab "$FAIRY" -n 2 --log "$T/old.pgn"
+expect log-exists 1 "already exists" -- --xqlab "$FAIRY" -n 2 --log "$T/old.pgn"
+expect pgn-input 1 "" -- --xqlab "$FAIRY" -n 2 --openings "$START_BOOK" --pgn "$START_BOOK" --force
+grep -q 'RNBAKABNR' "$START_BOOK" && echo "ok   input-kept" || fail "input-kept: $(cat "$START_BOOK")"
+expect pgn-force 0 "" -- --xqlab "$FAIRY" --engine "sh $SRC/tests/data/fake_uci.sh crash2" \
+    --openings "$START_BOOK" --movetime 10 -n 2 --pgn "$T/old.pgn" --force
+[ "$(grep -c '^\[Game ' "$T/old.pgn")" -eq 2 ] && echo "ok   pgn-replaced" || fail "pgn-replaced: $(cat "$T/old.pgn")"
 expect refused-no-pgn 1 "" -- --xqlab "$FAIRY" -v river-camp --pgn "$T/never.pgn"
-[ ! -e "$T/never.pgn" ] && echo "ok   no-pgn-on-refusal" || fail "no-pgn-on-refusal: $T/never.pgn created"
+[ ! -e "$T/never.pgn" ] && [ ! -e "$T/never.pgn.tmp" ] && [ ! -e "$T/never.pgn.lock" ] &&
+    echo "ok   no-pgn-on-refusal" || fail "no-pgn-on-refusal: $(ls "$T")"
 expect bad-odds 2 "--odds expects" -- --odds 0
 expect odds-and-find 2 "exclude each other" -- --odds 2 --find-odds
 expect bad-option 2 "expects NAME=VALUE" -- --engine-option Hash
