@@ -9,7 +9,7 @@
 #   VARIANT [xiangqi]               sniper needs ENGINE = Fairy-Stockfish 14 or later
 #   MOVETIMES ["50 200"]            equal-time points, ms per move
 #   GAMES [100]                     games per equal-time point
-#   ODDS_MOVETIME [50]              the engine's ms per move in the odds search
+#   ODDS_MOVETIME [10]              the engine's ms per move in the odds search
 #   ODDS_GAMES [20]                 games per odds step
 #   ODDS_START [8], ODDS_MAX [64]   first odds tried, largest odds
 #   XQLAB_OPTIONS [""]              extra "--xqlab-option N=V" arguments
@@ -24,7 +24,7 @@ ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
 VARIANT=${VARIANT:-xiangqi}
 MOVETIMES=${MOVETIMES:-50 200}
 GAMES=${GAMES:-100}
-ODDS_MOVETIME=${ODDS_MOVETIME:-50}
+ODDS_MOVETIME=${ODDS_MOVETIME:-10}
 ODDS_GAMES=${ODDS_GAMES:-20}
 ODDS_START=${ODDS_START:-8}
 ODDS_MAX=${ODDS_MAX:-64}
@@ -54,7 +54,8 @@ echo "== odds search at $ODDS_MOVETIME ms/move, $ODDS_GAMES games per step  (loa
 import json, sys
 out, movetimes = sys.argv[1], sys.argv[2:]
 def elo(r):
-    f = lambda x: "inf" if x is None else "%+.0f" % x
+    inf = "-inf" if r["score"] < 0.5 else "+inf"  # JSON has no infinities: null
+    f = lambda x: inf if x is None else "%+.0f" % x
     return "%s [%s, %s]" % (f(r["elo"]), f(r["elo_95"][0]), f(r["elo_95"][1]))
 print("| ms/move (engine) | games | xqlab W / D / L | score | Elo xqlab - engine (95%) | CPU ms/move xqlab / engine | terminations | load |")
 print("|---|---|---|---|---|---|---|---|")
