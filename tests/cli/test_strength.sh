@@ -79,6 +79,12 @@ else
     fail "log: $(head -5 "$T/log")"
 fi
 
+# The default xqlab side (this build's `xqlab engine`) against Fairy-Stockfish: the same sums.
+expect run-xqlab-engine 0 "" -- --movetime 10 -n 2 --max-plies 60 -j 2 --json
+cp "$T/out" "$T/xq.json"
+check xqlab-sums "$T/xq.json" "j['result']['games'] == 2 and sum(j['result']['wdl']) == 2 and sum(j['result']['pentanomial']) == 1 and j['result']['xqlab']['name'].startswith('xqlab') and j['result']['xqlab']['moves'] > 0"
+check xqlab-no-failures "$T/xq.json" "all(v == 0 for s in ('xqlab', 'engine') for v in j['result'][s]['lost_by'].values())"
+
 # 2. The engine dies at its second move in every game: it loses both, the run says so, exit 0.
 expect engine-dies 0 "" -- --xqlab "$FAIRY" --engine "sh $SRC/tests/data/fake_uci.sh crash2" \
     --openings "$START_BOOK" --movetime 10 -n 2 --json
