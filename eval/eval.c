@@ -1,5 +1,6 @@
-/* eval.c - linear evaluation: features generated from the variant's pieces and zones, weights
- * from a weights file, folded into a piece-square table plus move walks for speed. */
+/* eval.c - the evaluator object: weights from a weights file over the generated features
+ * (eval_features.c), folded into a piece-square table and per-kind weights for the score
+ * (eval_score.c). */
 #include "eval_private.h"
 
 #include <errno.h>
@@ -21,119 +22,6 @@ static void set_error(XqError *err, const char *file, int line, const char *msg)
     snprintf(err->message, sizeof err->message, "%s", msg);
 }
 
-static int popcount_set(const PointSet *s)
-{
-    int n = 0;
-    for (int i = 0; i < 4; i++)
-        for (uint64_t w = s->w[i]; w; w &= w - 1)
-            n++;
-    return n;
-}
-
-static bool set_equal(const PointSet *a, const PointSet *b)
-{
-    return memcmp(a, b, sizeof *a) == 0;
-}
-
-static PointSet set_and(const PointSet *a, const PointSet *b)
-{
-    PointSet r;
-    for (int i = 0; i < 4; i++)
-        r.w[i] = a->w[i] & b->w[i];
-    return r;
-}
-
-static PointSet set_andnot(const PointSet *a, const PointSet *b)
-{
-    PointSet r;
-    for (int i = 0; i < 4; i++)
-        r.w[i] = a->w[i] & ~b->w[i];
-    return r;
-}
-
-static const PointSet *zone_set(const Evaluator *e, const Feature *f, Side side)
-{
-    return &e->v->zones[f->zone].points[f->their ? XQ_OTHER(side) : side];
-}
-
-static int add_feature(Evaluator *e, FeatureType type, int kind, int zone, bool their,
-                       const char *name)
-{
-    if (e->nfeatures >= EVAL_MAX_FEATURES)
-        return -1;
-    Feature *f = &e->features[e->nfeatures++];
-    memset(f, 0, sizeof *f);
-    f->type = type;
-    f->kind = kind;
-    f->zone = zone;
-    f->their = their;
-    snprintf(f->name, sizeof f->name, "%s", name);
-    return 0;
-}
-
-typedef struct ZoneCandidate {
-    PointSet set;      /* Red's copy, restricted to where the kind may stand */
-    int zone;
-    bool their;
-    bool alive;
-} ZoneCandidate;
-
-/* Zone features of one kind. Every zone gives two candidates (the piece in its own side's copy,
- * and in the opponent's copy, "their_"). A candidate is kept only if it can tell positions apart:
- * not empty and not all of the points the kind may stand on, not a duplicate of a kept one, and
- * not the exact complement of a kept one (which would make material a linear combination of the
- * two and leave the tuner's regression singular). Of two complements the one holding fewer of
- * the kind's start points is kept, so the feature reads "has left home" (pawn crossed the river). */
-static int add_zone_features(Evaluator *e, int kind, const PointSet *start)
-{
-    const Variant *v = e->v;
-    PointSet all = {{0}};
-    for (int p = 0; p < v->npoints; p++)
-        pointset_add(&all, (Point)p);
-    int sz = v->kinds[kind].stand_zone;
-    PointSet stand = sz >= 0 ? v->zones[sz].points[RED] : all;
-    int stand_n = popcount_set(&stand);
-
-    ZoneCandidate kept[2 * XQ_MAX_ZONES];
-    int nkept = 0;
-    /* Own copies first, so a zone the variant names ("enemy_half") wins over the same points
-     * reached as the opponent's copy of another ("their_own_half"). */
-    for (int their = 0; their < 2; their++)
-        for (int z = 0; z < v->nzones; z++) {
-            PointSet cand = set_and(&v->zones[z].points[their ? BLACK : RED], &stand);
-            int n = popcount_set(&cand);
-            if (n == 0 || n == stand_n)
-                continue;
-            PointSet comp = set_andnot(&stand, &cand);
-            bool skip = false;
-            for (int i = 0; i < nkept && !skip; i++) {
-                if (!kept[i].alive)
-                    continue;
-                if (set_equal(&kept[i].set, &cand)) {
-                    skip = true;
-                } else if (set_equal(&kept[i].set, &comp)) {
-                    PointSet a = set_and(&cand, start), b = set_and(&kept[i].set, start);
-                    if (popcount_set(&a) < popcount_set(&b))
-                        kept[i].alive = false;
-                    else
-                        skip = true;
-                }
-            }
-            if (!skip)
-                kept[nkept++] = (ZoneCandidate){cand, z, their != 0, true};
-        }
-    for (int i = 0; i < nkept; i++) {
-        if (!kept[i].alive)
-            continue;
-        char name[80];
-        snprintf(name, sizeof name, "zone.%s.%s%s", v->kinds[kind].name, kept[i].their ? "their_" : "",
-                 v->zones[kept[i].zone].name);
-        if (add_feature(e, FEAT_ZONE, kind, kept[i].zone, kept[i].their, name) != 0)
-            return -1;
-    }
-    return 0;
-}
-
 /* Rebuilds the tables derived from the weights. */
 static void rebuild(Evaluator *e)
 {
@@ -142,8 +30,16 @@ static void rebuild(Evaluator *e)
     memset(e->mobility_weight, 0, sizeof e->mobility_weight);
     memset(e->value, 0, sizeof e->value);
     memset(e->holding_weight, 0, sizeof e->holding_weight);
-    e->pressure_weight = e->in_check_weight = e->side_weight = 0;
+    memset(e->late_weight, 0, sizeof e->late_weight);
+    memset(e->attack_weight, 0, sizeof e->attack_weight);
+    memset(e->attackers_weight, 0, sizeof e->attackers_weight);
+    memset(e->align_weight, 0, sizeof e->align_weight);
+    memset(e->threat_weight, 0, sizeof e->threat_weight);
+    memset(e->defended_weight, 0, sizeof e->defended_weight);
+    memset(e->pair_weight, 0, sizeof e->pair_weight);
+    e->pressure_weight = e->in_check_weight = e->side_weight = e->fork_weight = 0;
     e->hidden_weight = 0;
+    e->need_reach = e->need_count = e->need_align = e->need_attackers = false;
     for (int i = 0; i < e->nfeatures; i++) {
         const Feature *f = &e->features[i];
         double w = e->weights[i];
@@ -155,10 +51,20 @@ static void rebuild(Evaluator *e)
                     e->pst[XQ_PIECE(s, f->kind)][p] += s == RED ? w : -w;
             break;
         case FEAT_ZONE:
-            for (int s = 0; s < 2; s++)
+            for (int s = 0; s < 2; s++) {
+                const PointSet *z = &v->zones[f->zone].points[f->their ? XQ_OTHER((Side)s) : (Side)s];
                 for (int p = 0; p < v->npoints; p++)
-                    if (pointset_has(zone_set(e, f, (Side)s), (Point)p))
+                    if (pointset_has(z, (Point)p))
                         e->pst[XQ_PIECE(s, f->kind)][p] += s == RED ? w : -w;
+            }
+            break;
+        case FEAT_POINT:
+            /* Red's point and its image; Black's pieces on their mirrors across the river. */
+            for (int j = 0; j < 2; j++)
+                if (f->point[j] != XQ_NO_POINT) {
+                    e->pst[XQ_PIECE(RED, f->kind)][f->point[j]] += w;
+                    e->pst[XQ_PIECE(BLACK, f->kind)][v->mirror[f->point[j]]] -= w;
+                }
             break;
         case FEAT_MOBILITY:
             e->mobility_weight[f->kind] = w;
@@ -178,11 +84,43 @@ static void rebuild(Evaluator *e)
         case FEAT_HIDDEN:
             e->hidden_weight = w;
             break;
+        case FEAT_LATE:
+            e->late_weight[f->kind] = w;
+            e->need_count |= w != 0;
+            break;
+        case FEAT_PAIR:
+            e->pair_weight[f->kind] = w;
+            e->need_count |= w != 0;
+            break;
+        case FEAT_ATTACK:
+            e->attack_weight[f->kind] = w;
+            break;
+        case FEAT_ATTACKERS:
+            e->attackers_weight[f->count] = w;
+            e->need_attackers |= w != 0;
+            break;
+        case FEAT_ALIGN:
+            e->align_weight[f->kind][f->count] = w;
+            e->need_align |= w != 0;
+            break;
+        case FEAT_THREAT:
+            e->threat_weight[f->kind] = w;
+            e->need_reach |= w != 0;
+            break;
+        case FEAT_FORK:
+            e->fork_weight = w;
+            e->need_reach |= w != 0;
+            break;
+        case FEAT_DEFENDED:
+            e->defended_weight[f->kind] = w;
+            e->need_reach |= w != 0;
+            break;
         }
     }
     /* A kind whose moves carry no weight is skipped by the score (not by eval_features). */
     for (int k = 0; k < v->nkinds; k++)
-        e->walk_kind[k] = e->mobility_weight[k] != 0 || e->pressure_weight != 0;
+        e->walk_kind[k] = e->mobility_weight[k] != 0 || e->attack_weight[k] != 0 ||
+                          e->pressure_weight != 0;
 }
 
 /* Default weights: material from the variant's piece values, a holding at its module's share
@@ -272,9 +210,9 @@ static int load_weights(Evaluator *e, const char *path, XqError *err)
         int f = find_feature(e, en->key);
         if (f < 0) {
             snprintf(msg, sizeof msg,
-                     "unknown feature '%.64s' for variant %.32s (features are material.KIND, "
-                     "zone.KIND.ZONE, mobility.KIND, safety.*, side.to_move, and off-board "
-                     "holdings such as camp.KIND)",
+                     "unknown feature '%.48s' for variant %.24s (families: material, zone, pst, "
+                     "mobility, safety, side, late, attack, align, threat, defended, pair, "
+                     "camp; docs/training.md)",
                      en->key, e->v->name);
             set_error(err, path, en->line, msg);
             rc = -1;
@@ -303,62 +241,38 @@ static int load_weights(Evaluator *e, const char *path, XqError *err)
     return rc;
 }
 
-/* Builds the feature list of the variant: material, zones and mobility per kind, then the
- * royal-safety and tempo terms. */
-static int build_features(Evaluator *e, XqError *err)
+/* The parts of the evaluator fixed by the variant file alone. */
+static void init_variant_tables(Evaluator *e)
 {
     const Variant *v = e->v;
-    Position *start = malloc(sizeof *start);
-    if (!start) {
-        set_error(err, v->name, 0, "out of memory");
-        return -1;
-    }
-    pos_init_start(start, v);
-    PointSet start_points[XQ_MAX_KINDS];
-    memset(start_points, 0, sizeof start_points);
-    for (int i = 0; i < start->count[RED]; i++) {
-        Point p = start->list[RED][i];
-        pointset_add(&start_points[XQ_PIECE_KIND(start->board[p])], p);
-    }
-    free(start);
-
-    char name[80];
-    int rc = 0;
-    /* The royal piece's material never changes while the game goes on: no feature. */
-    for (int k = 0; k < v->nkinds && rc == 0; k++)
-        if (!v->kinds[k].royal) {
-            snprintf(name, sizeof name, "material.%s", v->kinds[k].name);
-            rc = add_feature(e, FEAT_MATERIAL, k, -1, false, name);
+    /* "Near the royal piece": its point and the points one step away along drawn lines. */
+    for (int s = 0; s < 2; s++)
+        for (int p = 0; p < v->npoints; p++) {
+            PointSet *ns = &e->near[s][p];
+            pointset_add(ns, (Point)p);
+            for (int d = 0; d < DIR_COUNT; d++)
+                if (v->neighbor[p][d] != XQ_NO_POINT)
+                    pointset_add(ns, v->neighbor[p][d]);
         }
-    for (int k = 0; k < v->nkinds && rc == 0; k++)
-        rc = add_zone_features(e, k, &start_points[k]);
-    for (int k = 0; k < v->nkinds && rc == 0; k++) {
-        snprintf(name, sizeof name, "mobility.%s", v->kinds[k].name);
-        rc = add_feature(e, FEAT_MOBILITY, k, -1, false, name);
+    e->tables_vary = variant_tables_vary(v);
+    /* Value ranks for "attacked by a piece of lower value": kinds of equal value share a rank,
+     * royal pieces rank above all (they never capture a defended piece). */
+    for (int k = 0; k < v->nkinds; k++) {
+        int rank = 0;
+        for (int j = 0; j < v->nkinds; j++)
+            rank += !v->kinds[j].royal && v->kinds[j].value < v->kinds[k].value;
+        e->value_rank[k] = v->kinds[k].royal ? UINT8_MAX - 1 : (uint8_t)rank;
+        e->phase_value[k] = v->kinds[k].royal ? 0 : v->kinds[k].value;
     }
-    if (rc == 0 && v->royal_mask) {
-        rc = add_feature(e, FEAT_PRESSURE, -1, -1, false, "safety.royal_pressure");
-        if (rc == 0)
-            rc = add_feature(e, FEAT_IN_CHECK, -1, -1, false, "safety.in_check");
+    Position *start = malloc(sizeof *start);
+    e->start_material = 0;
+    if (start) {
+        pos_init_start(start, v);
+        for (int s = 0; s < 2; s++)
+            for (int i = 0; i < start->count[s]; i++)
+                e->start_material += e->phase_value[XQ_PIECE_KIND(start->board[start->list[s][i]])];
+        free(start);
     }
-    if (rc == 0)
-        rc = add_feature(e, FEAT_SIDE, -1, -1, false, "side.to_move");
-    /* Last, so the other features keep their places: pieces held off the board count as
-     * material of their own (a camp chariot is still a chariot; rule sets without holdings
-     * get no such feature). */
-    e->nholdings = variant_holdings(v, e->holdings);
-    for (int h = 0; h < e->nholdings && rc == 0; h++) {
-        snprintf(name, sizeof name, "%s.%s", e->holdings[h].name, v->kinds[e->holdings[h].kind].name);
-        rc = add_feature(e, FEAT_HOLDING, e->holdings[h].kind, -1, false, name);
-        if (rc == 0)
-            e->features[e->nfeatures - 1].holding = h;
-    }
-    /* After every other feature, so their indices and names stay as they were. */
-    if (rc == 0 && hidden_on(v))
-        rc = add_feature(e, FEAT_HIDDEN, -1, -1, false, "hidden.expected_material");
-    if (rc != 0)
-        set_error(err, v->name, 0, "too many evaluation features for this variant");
-    return rc;
 }
 
 Evaluator *eval_create(const Variant *v, const char *weights_path, XqError *err)
@@ -369,20 +283,12 @@ Evaluator *eval_create(const Variant *v, const char *weights_path, XqError *err)
         return NULL;
     }
     e->v = v;
-    if (build_features(e, err) != 0)
+    if (eval_build_features(e, err) != 0)
         goto fail;
     default_weights(e);
     if (weights_path && load_weights(e, weights_path, err) != 0)
         goto fail;
-    /* "Near the royal piece": its point and the points one step away along drawn lines. */
-    for (int s = 0; s < 2; s++)
-        for (int p = 0; p < v->npoints; p++) {
-            PointSet *ns = &e->near[s][p];
-            pointset_add(ns, (Point)p);
-            for (int d = 0; d < DIR_COUNT; d++)
-                if (v->neighbor[p][d] != XQ_NO_POINT)
-                    pointset_add(ns, v->neighbor[p][d]);
-        }
+    init_variant_tables(e);
     rebuild(e);
     return e;
 fail:
@@ -402,6 +308,33 @@ const char *eval_feature_name(const Evaluator *e, int i)
     return i >= 0 && i < e->nfeatures ? e->features[i].name : NULL;
 }
 
+const char *eval_feature_family(const Evaluator *e, int i)
+{
+    if (i < 0 || i >= e->nfeatures)
+        return NULL;
+    const Feature *f = &e->features[i];
+    switch (f->type) {
+    case FEAT_MATERIAL: return "material";
+    case FEAT_ZONE: return "zone";
+    case FEAT_MOBILITY: return "mobility";
+    case FEAT_PRESSURE:
+    case FEAT_IN_CHECK:
+    case FEAT_ATTACKERS: return "safety";
+    case FEAT_SIDE: return "side";
+    case FEAT_HOLDING: return e->holdings[f->holding].name;
+    case FEAT_HIDDEN: return "hidden";
+    case FEAT_POINT: return "pst";
+    case FEAT_LATE: return "late";
+    case FEAT_ATTACK: return "attack";
+    case FEAT_ALIGN: return "align";
+    case FEAT_THREAT:
+    case FEAT_FORK: return "threat";
+    case FEAT_DEFENDED: return "defended";
+    case FEAT_PAIR: return "pair";
+    }
+    return NULL;
+}
+
 double eval_weight(const Evaluator *e, int i)
 {
     return i >= 0 && i < e->nfeatures ? e->weights[i] : 0.0;
@@ -413,107 +346,6 @@ void eval_set_weight(Evaluator *e, int i, double w)
         return;
     e->weights[i] = w;
     rebuild(e);
-}
-
-static const PointSet EMPTY_SET;
-
-/* Area around the royal piece of `side` (empty when it has none). */
-static inline const PointSet *royal_area(const Evaluator *e, const Position *pos, Side side)
-{
-    Point k = pos->royal[side];
-    return k == XQ_NO_POINT ? &EMPTY_SET : &e->near[side][k];
-}
-
-void eval_features(const Evaluator *e, Position *pos, float *out)
-{
-    const Variant *v = e->v;
-    int material_of[XQ_MAX_KINDS], mobility_of[XQ_MAX_KINDS];
-    for (int k = 0; k < XQ_MAX_KINDS; k++)
-        material_of[k] = mobility_of[k] = -1;
-    int pressure = -1;
-    for (int i = 0; i < e->nfeatures; i++) {
-        out[i] = 0;
-        const Feature *f = &e->features[i];
-        if (f->type == FEAT_MATERIAL)
-            material_of[f->kind] = i;
-        else if (f->type == FEAT_MOBILITY)
-            mobility_of[f->kind] = i;
-        else if (f->type == FEAT_PRESSURE)
-            pressure = i;
-        else if (f->type == FEAT_IN_CHECK)
-            out[i] = pos->in_check ? (pos->side == RED ? -1.0f : 1.0f) : 0.0f;
-        else if (f->type == FEAT_SIDE)
-            out[i] = pos->side == RED ? 1.0f : -1.0f;
-        else if (f->type == FEAT_HOLDING)
-            out[i] = (float)(pos_held(pos, RED, &e->holdings[f->holding]) -
-                             pos_held(pos, BLACK, &e->holdings[f->holding]));
-        else if (f->type == FEAT_HIDDEN)
-            out[i] = (float)eval_hidden_expected(pos);
-    }
-    for (int s = 0; s < 2; s++) {
-        float sign = s == RED ? 1.0f : -1.0f;
-        const PointSet *area = royal_area(e, pos, XQ_OTHER((Side)s));
-        int near = 0;
-        for (int i = 0; i < pos->count[s]; i++) {
-            Point p = pos->list[s][i];
-            int k = XQ_PIECE_KIND(pos->board[p]);
-            if (material_of[k] >= 0)
-                out[material_of[k]] += sign;
-            int mob = walk_mobility(v, pos->board, p, area, &near);
-            out[mobility_of[k]] += sign * (float)mob;
-            for (int fi = 0; fi < e->nfeatures; fi++) {
-                const Feature *f = &e->features[fi];
-                if (f->type == FEAT_ZONE && f->kind == k && pointset_has(zone_set(e, f, (Side)s), p))
-                    out[fi] += sign;
-            }
-        }
-        if (pressure >= 0)
-            out[pressure] += sign * (float)near;
-    }
-}
-
-double eval_pst_sum(const Evaluator *e, const Position *pos)
-{
-    double sum = 0;
-    for (int s = 0; s < 2; s++)
-        for (int i = 0; i < pos->count[s]; i++) {
-            Point p = pos->list[s][i];
-            sum += e->pst[pos->board[p]][p];
-        }
-    return sum;
-}
-
-double eval_score_red_with_pst(const Evaluator *e, const Position *pos, double pst_sum)
-{
-    const Variant *v = e->v;
-    double score = pst_sum;
-    for (int s = 0; s < 2; s++) {
-        const PointSet *area = royal_area(e, pos, XQ_OTHER((Side)s));
-        double mob = 0;
-        int near = 0;
-        for (int i = 0; i < pos->count[s]; i++) {
-            Point p = pos->list[s][i];
-            int k = XQ_PIECE_KIND(pos->board[p]);
-            if (e->walk_kind[k])
-                mob += e->mobility_weight[k] * walk_mobility(v, pos->board, p, area, &near);
-        }
-        mob += e->pressure_weight * near;
-        score += s == RED ? mob : -mob;
-    }
-    if (pos->in_check)
-        score += pos->side == RED ? -e->in_check_weight : e->in_check_weight;
-    score += pos->side == RED ? e->side_weight : -e->side_weight;
-    if (e->nholdings)
-        score += eval_holdings_red(e, pos);
-    if (e->hidden_weight != 0)
-        score += e->hidden_weight * eval_hidden_expected(pos);
-    return score;
-}
-
-double eval_score(const Evaluator *e, Position *pos)
-{
-    double red = eval_score_red_with_pst(e, pos, eval_pst_sum(e, pos));
-    return pos->side == RED ? red : -red;
 }
 
 /* Shortest decimal that reads back to the same double, so written weights reload exactly. */

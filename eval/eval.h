@@ -5,7 +5,7 @@
 
 #include "position.h"
 
-enum { EVAL_MAX_FEATURES = 256 };
+enum { EVAL_MAX_FEATURES = 2048 };
 
 /* Read-only once created (except through eval_set_weight): one evaluator may be shared by the
  * searchers of all threads. */
@@ -22,6 +22,10 @@ void eval_free(Evaluator *e);
 /* Number of features and the name of each ("material.chariot", "zone.pawn.enemy_half", ...). */
 int eval_feature_count(const Evaluator *e);
 const char *eval_feature_name(const Evaluator *e, int i);
+/* Family of a feature, the first part of its name: "material", "zone", "pst", "mobility",
+ * "safety", "side", "late", "attack", "align", "threat", "defended", "pair", "hidden", or a
+ * holding's module ("camp", "reserve"). NULL if out of range. */
+const char *eval_feature_family(const Evaluator *e, int i);
 
 /* Feature vector of a position from Red's point of view (Red minus Black counts). */
 void eval_features(const Evaluator *e, Position *pos, float *out);

@@ -1,5 +1,6 @@
-/* eval_private.h - private to mcts/: the evaluator's layout, so the search can read piece-square
- * sums and piece values for its move heuristic and capture search without extra calls. */
+/* eval_private.h - private to eval/ and mcts/: the evaluator's layout, so the search can read
+ * piece-square sums and piece values for its move heuristic and capture search without extra
+ * calls. */
 #ifndef XQ_EVAL_PRIVATE_H
 #define XQ_EVAL_PRIVATE_H
 
@@ -14,16 +15,33 @@ typedef enum {
     FEAT_SIDE,      /* the side to move (tempo) */
     FEAT_HOLDING,   /* pieces of a kind a rule module keeps off the board (camp, reserve) */
     FEAT_HIDDEN,    /* expected material of the face-down pieces from the public pools */
+    /* The families below come after every one above (older weights files and datasets keep
+     * their feature indices). */
+    FEAT_POINT,     /* pieces of a kind on one point (and its mirror image across the middle
+                     * file when the rules are left-right symmetric), own side's view */
+    FEAT_LATE,      /* pieces of a kind times the share of the start material gone (late game) */
+    FEAT_ATTACK,    /* moves of the pieces of a kind landing next to the enemy royal piece */
+    FEAT_ATTACKERS, /* at least `count` pieces have a move landing next to the enemy royal */
+    FEAT_ALIGN,     /* line pieces of a kind aiming at the enemy royal through `count` pieces */
+    FEAT_THREAT,    /* pieces of a kind of the side to move that are attacked and either not
+                     * defended or attacked by a piece of lower value */
+    FEAT_FORK,      /* the side to move has at least two such pieces */
+    FEAT_DEFENDED,  /* pieces of a kind defended by an own piece */
+    FEAT_PAIR,      /* a side keeps at least two pieces of a kind */
 } FeatureType;
 
 typedef struct Feature {
     char name[80]; /* "zone." + kind + "their_" + zone, each name under 32 bytes */
     FeatureType type;
-    int kind;       /* FEAT_MATERIAL, FEAT_ZONE, FEAT_MOBILITY, FEAT_HOLDING */
+    int kind;       /* per-kind families; -1 for the others */
     int holding;    /* FEAT_HOLDING: index into Evaluator.holdings */
     int zone;       /* FEAT_ZONE */
     bool their;     /* FEAT_ZONE: the opponent's copy of the zone */
+    int count;      /* FEAT_ATTACKERS: the threshold; FEAT_ALIGN: pieces in between */
+    Point point[2]; /* FEAT_POINT: Red's point and its left-right image (XQ_NO_POINT if none) */
 } Feature;
+
+enum { EVAL_MAX_ALIGN = 3 }; /* FEAT_ALIGN counts 0, 1 or 2 pieces in between */
 
 struct Evaluator {
     const Variant *v;
@@ -31,13 +49,27 @@ struct Evaluator {
     Feature features[EVAL_MAX_FEATURES];
     double weights[EVAL_MAX_FEATURES];
 
-    /* Derived from the weights (rebuilt by eval_set_weight): material and zone features fold into
-     * one piece-square table, Red's view, so their sum is a walk over the piece lists. */
+    /* Derived from the weights (rebuilt by eval_set_weight): material, zone and point features
+     * fold into one piece-square table, Red's view, so their sum is a walk over the piece
+     * lists. */
     double pst[32][XQ_MAX_POINTS];
     double mobility_weight[XQ_MAX_KINDS];
     bool walk_kind[XQ_MAX_KINDS];      /* kinds whose moves the score needs to walk */
     double pressure_weight, in_check_weight, side_weight;
     double value[XQ_MAX_KINDS];        /* material weight per kind, for capture ordering */
+    double late_weight[XQ_MAX_KINDS];
+    double attack_weight[XQ_MAX_KINDS];
+    double attackers_weight[XQ_MAX_PIECES + 1]; /* by threshold */
+    double align_weight[XQ_MAX_KINDS][EVAL_MAX_ALIGN];
+    double threat_weight[XQ_MAX_KINDS], fork_weight;
+    double defended_weight[XQ_MAX_KINDS];
+    double pair_weight[XQ_MAX_KINDS];
+    /* Which parts of the score have a weight (the others are not computed). */
+    bool need_reach;                   /* threats or defences: every piece's captures */
+    bool need_count;                   /* late material or pairs: pieces per kind */
+    bool need_align;
+    bool need_attackers;
+
     /* Off-board holdings (variant_holdings; none in most rule sets) and their weights. */
     int nholdings;
     Holding holdings[XQ_MAX_HOLDINGS];
@@ -47,7 +79,27 @@ struct Evaluator {
     double hidden_weight;
     /* Points next to a royal piece of side s standing on p (the royal point included). */
     PointSet near[2][XQ_MAX_POINTS];
+
+    /* Fixed at creation from the variant file (never from weights, so the features of a
+     * position do not depend on the weights). */
+    bool tables_vary;                  /* a rule module switches move tables (the cube) */
+    uint8_t value_rank[XQ_MAX_KINDS];  /* order of the variant file's values; royal highest */
+    double phase_value[XQ_MAX_KINDS];  /* the variant file's value of non-royal kinds */
+    double start_material;             /* their sum over the start position's board */
+    /* Feature indices by kind (-1: none), so eval_features is a walk over the pieces. */
+    int16_t material_of[XQ_MAX_KINDS], mobility_of[XQ_MAX_KINDS], late_of[XQ_MAX_KINDS];
+    int16_t attack_of[XQ_MAX_KINDS], threat_of[XQ_MAX_KINDS], defended_of[XQ_MAX_KINDS];
+    int16_t pair_of[XQ_MAX_KINDS], align_of[XQ_MAX_KINDS][EVAL_MAX_ALIGN];
+    int16_t point_of[XQ_MAX_KINDS][XQ_MAX_POINTS]; /* by Red's point */
+    int16_t attackers_of[XQ_MAX_PIECES + 1];
+    int nzone_of[XQ_MAX_KINDS];
+    int16_t zone_of[XQ_MAX_KINDS][2 * XQ_MAX_ZONES];
+    int16_t pressure_of, in_check_of, side_of, fork_of, hidden_of;
 };
+
+/* Builds the feature list of the variant into e->features (eval_features.c). Returns 0, or -1
+ * with *err when the variant needs more than EVAL_MAX_FEATURES features. */
+int eval_build_features(Evaluator *e, XqError *err);
 
 /* Sum of the piece-square table over the board, Red's view, in pawns. */
 double eval_pst_sum(const Evaluator *e, const Position *pos);

@@ -1048,7 +1048,9 @@ static void eval_expected_hidden_material(void **state)
     Evaluator *e = eval_create(v, NULL, &err);
     assert_non_null(e);
     int fi = feature_index(e, "hidden.expected_material");
-    assert_int_equal(fi, eval_feature_count(e) - 1); /* after every older feature */
+    /* After every older feature, before the finer families (per-point terms first). */
+    assert_true(fi > feature_index(e, "side.to_move"));
+    assert_int_equal(fi + 1, feature_index(e, "pst.general.d0"));
     assert_true(eval_weight(e, fi) == 1.0);
     assert_true(eval_weight(e, feature_index(e, "material.hidden")) == 0.0);
     float *x = calloc((size_t)eval_feature_count(e), sizeof *x);

@@ -1,0 +1,355 @@
+/* eval_score.c - the evaluation of a position: one walk over the pieces' move tables collects
+ * mobility, moves near the enemy royal piece, which pieces attack and defend which, and the
+ * lines aimed at the royal pieces; the score is those counts times the weights, the feature
+ * vector the same counts in the order of the feature list. */
+#include "eval_private.h"
+
+#include <string.h>
+
+#include "hidden.h"
+
+/* Counts of one position, from which both the score and the features are made. */
+typedef struct Terms {
+    int16_t count[2][XQ_MAX_KINDS];      /* pieces on the board */
+    int16_t mobility[2][XQ_MAX_KINDS];   /* pseudo-legal moves */
+    int16_t attack[2][XQ_MAX_KINDS];     /* of them, landing next to the enemy royal piece */
+    int16_t pressure[2];                 /* the same over every kind */
+    int16_t attackers[2];                /* pieces with at least one such move */
+    int16_t align[2][XQ_MAX_KINDS][EVAL_MAX_ALIGN];
+    int16_t threat[XQ_MAX_KINDS];        /* the side to move's threatened pieces */
+    int16_t nthreat;
+    int16_t defended[2][XQ_MAX_KINDS];
+    double late;                         /* share of the start material gone, 0..1 */
+} Terms;
+
+enum {
+    PART_WALK_ALL = 1, /* walk every piece (else only the kinds e->walk_kind asks for) */
+    PART_REACH = 2,    /* attacks and defences of occupied points: threats, defended pieces */
+    PART_ALIGN = 4,
+    PART_COUNT = 8,    /* pieces per kind and the late-game share */
+};
+
+/* Capture reach of one side on occupied points: how many of its pieces could capture there
+ * (an enemy piece: attacked; an own piece: defended), and the lowest value rank among them. */
+typedef struct Reach {
+    uint8_t n[2][XQ_MAX_POINTS];
+    uint8_t low[2][XQ_MAX_POINTS];
+} Reach;
+
+static inline void reach_add(Reach *r, Side s, Point p, uint8_t rank)
+{
+    r->n[s][p]++;
+    if (rank < r->low[s][p])
+        r->low[s][p] = rank;
+}
+
+/* Pseudo-legal destinations of the piece on `from` by table t (the same semantics as
+ * core/movegen.c), *near counting those inside `area`; with `reach`, also every occupied point
+ * it could capture on, enemy or own. Inlined with `reach` constant. */
+static inline int walk_piece(const Variant *v, const Piece *b, Point from, const MoveTable *t,
+                             const PointSet *area, int *near, bool reach, Reach *r, uint8_t rank)
+{
+    Side us = XQ_PIECE_SIDE(b[from]);
+    int n = 0, hits = 0;
+    const LeapEntry *e = v->leaps + t->leap_first;
+    for (int i = 0; i < t->leap_count; i++, e++) {
+        if (b[e->block[0]] | b[e->block[1]])
+            continue;
+        Piece q = b[e->to];
+        if (!q) {
+            if (e->mode & ATOM_MOVE) {
+                n++;
+                hits += pointset_has(area, e->to);
+            }
+        } else if ((e->mode & ATOM_CAPTURE) && (e->targets >> XQ_PIECE_KIND(q) & 1)) {
+            if (XQ_PIECE_SIDE(q) != us) {
+                n++;
+                hits += pointset_has(area, e->to);
+            }
+            if (reach)
+                reach_add(r, us, e->to, rank);
+        }
+    }
+    const Ray *ray = v->rays + t->ray_first;
+    for (int j = 0; j < t->ray_count; j++, ray++) {
+        const Point *pts = v->ray_points + ray->first;
+        int len = ray->len, k = 0;
+        bool slide_move = (ray->flags & RAY_SLIDE_MOVE) != 0;
+        for (; k < len && !b[pts[k]]; k++)
+            if (slide_move && k < ray->slide_max) {
+                n++;
+                hits += pointset_has(area, pts[k]);
+            }
+        if (k == len)
+            continue;
+        Piece q = b[pts[k]];
+        if ((ray->flags & RAY_SLIDE_CAPTURE) && k < ray->slide_max &&
+            (ray->targets >> XQ_PIECE_KIND(q) & 1)) {
+            if (XQ_PIECE_SIDE(q) != us) {
+                n++;
+                hits += pointset_has(area, pts[k]);
+            }
+            if (reach)
+                reach_add(r, us, pts[k], rank);
+        }
+        if (!(ray->flags & (RAY_HOP_MOVE | RAY_HOP_CAPTURE)))
+            continue;
+        k++;
+        for (int s = 1; s < ray->screens && k < len; k++)
+            s += b[pts[k]] != 0;
+        for (; k < len; k++) {
+            q = b[pts[k]];
+            if (!q) {
+                if (ray->flags & RAY_HOP_MOVE) {
+                    n++;
+                    hits += pointset_has(area, pts[k]);
+                }
+                continue;
+            }
+            if ((ray->flags & RAY_HOP_CAPTURE) && (ray->targets >> XQ_PIECE_KIND(q) & 1)) {
+                if (XQ_PIECE_SIDE(q) != us) {
+                    n++;
+                    hits += pointset_has(area, pts[k]);
+                }
+                if (reach)
+                    reach_add(r, us, pts[k], rank);
+            }
+            break;
+        }
+    }
+    *near += hits;
+    return n;
+}
+
+static const PointSet EMPTY_SET;
+
+/* Area around the royal piece of `side` (empty when it has none). */
+static inline const PointSet *royal_area(const Evaluator *e, const Position *pos, Side side)
+{
+    Point k = pos->royal[side];
+    return k == XQ_NO_POINT ? &EMPTY_SET : &e->near[side][k];
+}
+
+/* Line pieces of side s aiming at the enemy royal piece: walking out from the royal along
+ * every direction a line capture can come from, each of the first EVAL_MAX_ALIGN pieces met
+ * that is s's and whose line reaches that far counts with the pieces passed before it. */
+static void count_align(const Evaluator *e, const Position *pos, Side s, Terms *t)
+{
+    const Variant *v = e->v;
+    Point king = pos->royal[XQ_OTHER(s)];
+    if (king == XQ_NO_POINT)
+        return;
+    unsigned dirs = v->attack_dirs[s];
+    for (int d = 0; dirs; d++, dirs >>= 1) {
+        if (!(dirs & 1))
+            continue;
+        int od = XQ_DIR_OPPOSITE(d), between = 0, dist = 1;
+        for (Point q = v->neighbor[king][d]; q != XQ_NO_POINT && between < EVAL_MAX_ALIGN;
+             q = v->neighbor[q][d], dist++) {
+            Piece pc = pos->board[q];
+            if (!pc)
+                continue;
+            int k = XQ_PIECE_KIND(pc);
+            if (XQ_PIECE_SIDE(pc) == s &&
+                (v->slide_reach[k][s][q][od] >= dist || v->hop_reach[k][s][q][od] >= dist))
+                t->align[s][k][between]++;
+            between++;
+        }
+    }
+}
+
+static void collect(const Evaluator *e, const Position *pos, Terms *t, unsigned parts)
+{
+    const Variant *v = e->v;
+    int nk = v->nkinds;
+    for (int s = 0; s < 2; s++) {
+        memset(t->mobility[s], 0, (size_t)nk * sizeof t->mobility[s][0]);
+        memset(t->attack[s], 0, (size_t)nk * sizeof t->attack[s][0]);
+        memset(t->count[s], 0, (size_t)nk * sizeof t->count[s][0]);
+        memset(t->defended[s], 0, (size_t)nk * sizeof t->defended[s][0]);
+        memset(t->align[s], 0, (size_t)nk * sizeof t->align[s][0]);
+        t->pressure[s] = t->attackers[s] = 0;
+    }
+    memset(t->threat, 0, (size_t)nk * sizeof t->threat[0]);
+    t->nthreat = 0;
+    t->late = 0;
+    bool reach = (parts & PART_REACH) != 0;
+    bool all = (parts & PART_WALK_ALL) || reach;
+    Reach r;
+    if (reach)
+        for (int s = 0; s < 2; s++)
+            for (int i = 0; i < pos->count[s]; i++) {
+                Point p = pos->list[s][i];
+                r.n[0][p] = r.n[1][p] = 0;
+                r.low[0][p] = r.low[1][p] = UINT8_MAX;
+            }
+    double material = 0;
+    for (int s = 0; s < 2; s++) {
+        const PointSet *area = royal_area(e, pos, XQ_OTHER((Side)s));
+        for (int i = 0; i < pos->count[s]; i++) {
+            Point p = pos->list[s][i];
+            int k = XQ_PIECE_KIND(pos->board[p]);
+            if (parts & PART_COUNT) {
+                t->count[s][k]++;
+                material += e->phase_value[k];
+            }
+            if (!all && !e->walk_kind[k])
+                continue;
+            const MoveTable *mt = e->tables_vary ? pos_piece_table(pos, p) : &v->table[k][s][p];
+            int near = 0, mob;
+            if (reach)
+                mob = walk_piece(v, pos->board, p, mt, area, &near, true, &r, e->value_rank[k]);
+            else
+                mob = walk_piece(v, pos->board, p, mt, area, &near, false, NULL, 0);
+            t->mobility[s][k] = (int16_t)(t->mobility[s][k] + mob);
+            t->attack[s][k] = (int16_t)(t->attack[s][k] + near);
+            t->pressure[s] = (int16_t)(t->pressure[s] + near);
+            t->attackers[s] = (int16_t)(t->attackers[s] + (near > 0));
+        }
+        if (parts & PART_ALIGN)
+            count_align(e, pos, (Side)s, t);
+    }
+    if (reach) {
+        Side us = pos->side, them = XQ_OTHER(us);
+        for (int s = 0; s < 2; s++)
+            for (int i = 0; i < pos->count[s]; i++) {
+                Point p = pos->list[s][i];
+                Piece pc = pos->board[p];
+                int k = XQ_PIECE_KIND(pc);
+                if (v->kinds[k].royal || (hidden_on(v) && hidden_is_down(v, pc)))
+                    continue;
+                if (r.n[s][p])
+                    t->defended[s][k]++;
+                if (s == (int)us && r.n[them][p] &&
+                    (!r.n[us][p] || r.low[them][p] < e->value_rank[k])) {
+                    t->threat[k]++;
+                    t->nthreat++;
+                }
+            }
+    }
+    if ((parts & PART_COUNT) && e->start_material > 0) {
+        for (int h = 0; h < e->nholdings; h++)
+            material += e->phase_value[e->holdings[h].kind] *
+                        (pos_held(pos, RED, &e->holdings[h]) + pos_held(pos, BLACK, &e->holdings[h]));
+        double left = material / e->start_material;
+        t->late = left >= 1 ? 0 : 1 - left;
+    }
+}
+
+double eval_pst_sum(const Evaluator *e, const Position *pos)
+{
+    double sum = 0;
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < pos->count[s]; i++) {
+            Point p = pos->list[s][i];
+            sum += e->pst[pos->board[p]][p];
+        }
+    return sum;
+}
+
+double eval_score_red_with_pst(const Evaluator *e, const Position *pos, double pst_sum)
+{
+    const Variant *v = e->v;
+    unsigned parts = (e->need_reach ? PART_REACH : 0) | (e->need_align ? PART_ALIGN : 0) |
+                     (e->need_count ? PART_COUNT : 0) | (e->need_attackers ? PART_WALK_ALL : 0);
+    Terms t;
+    collect(e, pos, &t, parts);
+    double score = pst_sum;
+    for (int s = 0; s < 2; s++) {
+        double sum = e->pressure_weight * t.pressure[s];
+        for (int k = 0; k < v->nkinds; k++)
+            sum += e->mobility_weight[k] * t.mobility[s][k] + e->attack_weight[k] * t.attack[s][k];
+        if (e->need_attackers)
+            for (int n = 2; n <= t.attackers[s] && n <= XQ_MAX_PIECES; n++)
+                sum += e->attackers_weight[n];
+        if (e->need_align)
+            for (int k = 0; k < v->nkinds; k++)
+                for (int n = 0; n < EVAL_MAX_ALIGN; n++)
+                    sum += e->align_weight[k][n] * t.align[s][k][n];
+        if (e->need_reach)
+            for (int k = 0; k < v->nkinds; k++)
+                sum += e->defended_weight[k] * t.defended[s][k];
+        if (e->need_count)
+            for (int k = 0; k < v->nkinds; k++)
+                sum += e->late_weight[k] * t.late * t.count[s][k] + e->pair_weight[k] * (t.count[s][k] >= 2);
+        score += s == RED ? sum : -sum;
+    }
+    double sign = pos->side == RED ? 1.0 : -1.0;
+    if (e->need_reach) {
+        double threat = t.nthreat >= 2 ? e->fork_weight : 0;
+        for (int k = 0; k < v->nkinds; k++)
+            threat += e->threat_weight[k] * t.threat[k];
+        score += sign * threat;
+    }
+    if (pos->in_check)
+        score -= sign * e->in_check_weight;
+    score += sign * e->side_weight;
+    if (e->nholdings)
+        score += eval_holdings_red(e, pos);
+    if (e->hidden_weight != 0)
+        score += e->hidden_weight * eval_hidden_expected(pos);
+    return score;
+}
+
+double eval_score(const Evaluator *e, Position *pos)
+{
+    double red = eval_score_red_with_pst(e, pos, eval_pst_sum(e, pos));
+    return pos->side == RED ? red : -red;
+}
+
+static inline void add_at(float *out, int16_t index, float x)
+{
+    if (index >= 0)
+        out[index] += x;
+}
+
+void eval_features(const Evaluator *e, Position *pos, float *out)
+{
+    const Variant *v = e->v;
+    memset(out, 0, (size_t)e->nfeatures * sizeof *out);
+    Terms t;
+    collect(e, pos, &t, PART_WALK_ALL | PART_REACH | PART_ALIGN | PART_COUNT);
+    float to_move = pos->side == RED ? 1.0f : -1.0f;
+    for (int s = 0; s < 2; s++) {
+        float sign = s == RED ? 1.0f : -1.0f;
+        for (int i = 0; i < pos->count[s]; i++) {
+            Point p = pos->list[s][i];
+            int k = XQ_PIECE_KIND(pos->board[p]);
+            add_at(out, e->material_of[k], sign);
+            for (int z = 0; z < e->nzone_of[k]; z++) {
+                const Feature *f = &e->features[e->zone_of[k][z]];
+                if (pointset_has(&v->zones[f->zone].points[f->their ? XQ_OTHER((Side)s) : (Side)s], p))
+                    out[e->zone_of[k][z]] += sign;
+            }
+            /* Per-point terms are indexed by Red's point: Black's pieces by their mirror. */
+            add_at(out, e->point_of[k][s == RED ? p : v->mirror[p]], sign);
+        }
+        for (int k = 0; k < v->nkinds; k++) {
+            add_at(out, e->mobility_of[k], sign * t.mobility[s][k]);
+            add_at(out, e->attack_of[k], sign * t.attack[s][k]);
+            add_at(out, e->defended_of[k], sign * t.defended[s][k]);
+            add_at(out, e->late_of[k], sign * (float)(t.late * t.count[s][k]));
+            add_at(out, e->pair_of[k], sign * (t.count[s][k] >= 2));
+            for (int n = 0; n < EVAL_MAX_ALIGN; n++)
+                add_at(out, e->align_of[k][n], sign * t.align[s][k][n]);
+        }
+        add_at(out, e->pressure_of, sign * t.pressure[s]);
+        for (int n = 2; n <= t.attackers[s] && n <= XQ_MAX_PIECES; n++)
+            add_at(out, e->attackers_of[n], sign);
+    }
+    for (int k = 0; k < v->nkinds; k++)
+        add_at(out, e->threat_of[k], to_move * t.threat[k]);
+    if (t.nthreat >= 2)
+        add_at(out, e->fork_of, to_move);
+    if (pos->in_check)
+        add_at(out, e->in_check_of, -to_move);
+    add_at(out, e->side_of, to_move);
+    for (int i = 0; i < e->nfeatures; i++) {
+        const Feature *f = &e->features[i];
+        if (f->type == FEAT_HOLDING)
+            out[i] = (float)(pos_held(pos, RED, &e->holdings[f->holding]) -
+                             pos_held(pos, BLACK, &e->holdings[f->holding]));
+    }
+    if (e->hidden_of >= 0)
+        out[e->hidden_of] = (float)eval_hidden_expected(pos);
+}
