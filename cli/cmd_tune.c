@@ -41,6 +41,10 @@ static void usage(FILE *out)
         "                        'none': the variant's piece values)\n"
         "      --eval-scale S    pawns per unit of atanh(value) (default: the search default, 10)\n"
         "      --l2 L            L2 penalty on the mean loss (default 1e-5)\n"
+        "      --l2-pst L        L2 penalty of the per-point terms pst.* (default 1e-4: each\n"
+        "                        is seen in few positions, so they get the stronger prior)\n"
+        "      --min-rows N      hold features nonzero in fewer than N training positions at\n"
+        "                        their starting weights, with a warning (default 50)\n"
         "      --root-blend B    target = (1-B) result + B search value (default 1, the\n"
         "                        recommended setting of docs/training.md; 0 = results only;\n"
         "                        games without search values, e.g. imports, use results)\n"
@@ -64,6 +68,8 @@ static void usage(FILE *out)
         "  -t, --threads T       threads (default all cores); results do not depend on it\n"
         "      --json            print the result as JSON on stdout instead of the tables\n"
         "      --quiet           no per-iteration lines\n"
+        "A fit with fewer than 10 training positions per free feature is refused (exit 1):\n"
+        "play more games, or fit fewer features (--drop pst).\n"
         "Exit status: 0 done, 1 bad data or failed fit, 2 bad usage.\n");
 }
 
@@ -150,6 +156,9 @@ typedef struct Report {
     int nvalues;
     const char *weights_out;
     double seconds_load, seconds_fit;
+    const bool *held_rare;   /* held for having too few nonzero rows */
+    double l2_pst;
+    uint64_t min_rows;
 } Report;
 
 static void write_json(FILE *f, const Report *p)
@@ -165,9 +174,10 @@ static void write_json(FILE *f, const Report *p)
                "\"train_positions\": %llu, ",
             (unsigned long long)p->d->ngames, (unsigned long long)p->d->ntrain_games,
             (unsigned long long)p->d->nrows, (unsigned long long)p->d->ntrain);
-    fprintf(f, "\"eval_scale\": %g, \"l2\": %g, \"root_blend\": %g, \"iterations\": %d, "
-               "\"best_iteration\": %d, \"stop\": ",
-            p->o->eval_scale, p->o->l2, p->o->root_blend, p->r->iterations, p->r->best_iteration);
+    fprintf(f, "\"eval_scale\": %g, \"l2\": %g, \"l2_pst\": %g, \"min_rows\": %llu, "
+               "\"root_blend\": %g, \"iterations\": %d, \"best_iteration\": %d, \"stop\": ",
+            p->o->eval_scale, p->o->l2, p->l2_pst, (unsigned long long)p->min_rows,
+            p->o->root_blend, p->r->iterations, p->r->best_iteration);
     json_string(f, p->r->stop_reason);
     fprintf(f, ", \"loss\": {\"start_train\": %.6f, \"start_validation\": %.6f, \"train\": %.6f, "
                "\"validation\": %.6f}, \"seconds\": {\"load\": %.3f, \"fit\": %.3f}, \"weights_file\": ",
@@ -187,7 +197,8 @@ static void write_json(FILE *f, const Report *p)
         json_number(f, sqrt(p->r->cov[(size_t)i * (size_t)nf + (size_t)i]));
         fprintf(f, ", \"se_cluster\": ");
         json_number(f, sqrt(p->r->cov_cluster[(size_t)i * (size_t)nf + (size_t)i]));
-        fprintf(f, ", \"rows_nonzero\": %llu}", (unsigned long long)p->d->nonzero[i]);
+        fprintf(f, ", \"rows_nonzero\": %llu, \"held\": %s}", (unsigned long long)p->d->nonzero[i],
+                p->o->fixed && p->o->fixed[i] ? "true" : "false");
     }
     fprintf(f, "}, \"unit\": ");
     json_string(f, p->unit);
@@ -223,6 +234,7 @@ static void print_tables(const Report *p)
                sqrt(p->r->cov[(size_t)i * (size_t)nf + (size_t)i]),
                sqrt(p->r->cov_cluster[(size_t)i * (size_t)nf + (size_t)i]),
                p->d->nonzero[i] == 0 ? "  (held: never nonzero in the data)"
+               : p->held_rare && p->held_rare[i] ? "  (held: too few positions)"
                : p->o->fixed && p->o->fixed[i] ? "  (held)"
                : "");
     printf("\npiece values in %s units (material weight / material.%s), standard errors from the\n"
@@ -256,9 +268,10 @@ static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, c
             (unsigned long long)p->d->ngames, (unsigned long long)p->d->ntrain_games,
             (unsigned long long)p->d->nrows, (unsigned long long)p->d->ntrain);
     fprintf(f, "; start weights: %s\n", start ? start : "(variant piece values)");
-    fprintf(f, "; model: P(red scores) = sigmoid(2 w.x / %g), l2 %g, root blend %g (horizon %d), "
-            "validation %g\n", p->o->eval_scale, p->o->l2, p->o->root_blend, p->o->root_horizon,
-            p->o->validation);
+    fprintf(f, "; model: P(red scores) = sigmoid(2 w.x / %g), l2 %g (per-point terms %g), root "
+            "blend %g (horizon %d), validation %g, features in fewer than %llu positions held\n",
+            p->o->eval_scale, p->o->l2, p->l2_pst, p->o->root_blend, p->o->root_horizon,
+            p->o->validation, (unsigned long long)p->min_rows);
     fprintf(f, "; positions: %s\n", p->o->all_positions ? "all"
             : p->o->quiet_plies > 1 ? "not in check, no capture in the next quiet-plies moves"
                                     : "not in check, the move played does not capture");
@@ -272,10 +285,10 @@ static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, c
     fprintf(f, "\n\n");
     for (int i = 0; i < eval_feature_count(e); i++)
         eval_set_weight(e, i, p->r->w[i]);
-    char *text = malloc(1 << 16);
+    char *text = malloc(1 << 18);
     if (!text)
         return cli_error(EXIT_FAILURE_RUN, "tune", "out of memory writing %s", p->weights_out);
-    eval_write_weights(e, text, 1 << 16);
+    eval_write_weights(e, text, 1 << 18);
     fputs(text, f);
     free(text);
     return cli_output_commit(out);
@@ -322,6 +335,8 @@ int cmd_tune(int argc, char **argv)
      * back to their results. */
     o.root_blend = 1.0;
     bool json = false, quiet = false, force = false;
+    double l2_pst = 1e-4;
+    uint64_t min_rows = 50;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
@@ -343,6 +358,13 @@ int cmd_tune(int argc, char **argv)
         } else if (!strcmp(a, "--l2") && has) {
             if (cli_parse_double("tune", "--l2", argv[++i], 0, 1e3, &o.l2) < 0)
                 return EXIT_USAGE;
+        } else if (!strcmp(a, "--l2-pst") && has) {
+            if (cli_parse_double("tune", "--l2-pst", argv[++i], 0, 1e3, &l2_pst) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--min-rows") && has) {
+            if (cli_parse_int("tune", "--min-rows", argv[++i], 1, 1000000000, &n) < 0)
+                return EXIT_USAGE;
+            min_rows = (uint64_t)n;
         } else if (!strcmp(a, "--root-blend") && has) {
             if (cli_parse_double("tune", "--root-blend", argv[++i], 0, 1, &o.root_blend) < 0)
                 return EXIT_USAGE;
@@ -465,7 +487,10 @@ int cmd_tune(int argc, char **argv)
         goto cleanup;
     }
 
-    bool fixed[EVAL_MAX_FEATURES] = {false};
+    static bool fixed[EVAL_MAX_FEATURES], held_rare[EVAL_MAX_FEATURES];
+    static double l2_feature[EVAL_MAX_FEATURES];
+    memset(fixed, 0, sizeof fixed);
+    memset(held_rare, 0, sizeof held_rare);
     if ((only && check_prefixes(e, "--only", only) != 0) || (drop && check_prefixes(e, "--drop", drop) != 0)) {
         status = EXIT_USAGE;
         goto cleanup;
@@ -492,7 +517,52 @@ int cmd_tune(int argc, char **argv)
     for (int i = 0; i < nf; i++)
         if (d.nonzero[i] == 0)
             fixed[i] = true;
+    /* A feature seen in a handful of positions would be fitted to their noise: held, with a
+     * warning naming how many of each family. */
+    int rare = 0, nfree = 0;
+    char rare_list[512] = "";
+    size_t rare_used = 0;
+    for (int i = 0; i < nf; i++) {
+        if (!fixed[i] && d.nonzero[i] < min_rows) {
+            fixed[i] = true;
+            held_rare[i] = true;
+            rare++;
+        }
+        nfree += !fixed[i];
+    }
+    if (rare > 0) {
+        for (int i = 0; i < nf; i++) {
+            if (!held_rare[i])
+                continue;
+            const char *fam = eval_feature_family(e, i);
+            bool first = true;
+            for (int j = 0; j < i && first; j++)
+                first = !(held_rare[j] && !strcmp(eval_feature_family(e, j), fam));
+            if (!first)
+                continue;
+            int count = 0;
+            for (int j = i; j < nf; j++)
+                count += held_rare[j] && !strcmp(eval_feature_family(e, j), fam);
+            int w = snprintf(rare_list + rare_used, sizeof rare_list - rare_used, "%s%s %d",
+                             rare_used ? ", " : "", fam, count);
+            if (w > 0 && (size_t)w < sizeof rare_list - rare_used)
+                rare_used += (size_t)w;
+        }
+        fprintf(stderr, "xqlab tune: warning: %d feature(s) nonzero in fewer than %llu training "
+                "positions are held at their starting weights (%s); more games fit them "
+                "(--min-rows sets the threshold)\n", rare, (unsigned long long)min_rows, rare_list);
+    }
+    if (nfree > 0 && d.ntrain < 10 * (uint64_t)nfree) {
+        cli_error(EXIT_FAILURE_RUN, "tune", "%llu training positions for %d free features (%.1f "
+                  "per feature): too few to fit them (at least 10 per feature); play more games, "
+                  "or fit fewer features (--drop pst,late)", (unsigned long long)d.ntrain, nfree,
+                  (double)d.ntrain / nfree);
+        goto cleanup;
+    }
     o.fixed = fixed;
+    for (int i = 0; i < nf; i++)
+        l2_feature[i] = !strcmp(eval_feature_family(e, i), "pst") ? l2_pst : o.l2;
+    o.l2_feature = l2_feature;
     w0 = malloc((size_t)nf * sizeof *w0);
     values = malloc(MAX_VALUES * sizeof *values);
     if (!w0 || !values) {
@@ -516,6 +586,7 @@ int cmd_tune(int argc, char **argv)
         .v = v, .e = e, .d = &d, .r = &r, .o = &o, .w0 = w0, .files = files, .nfiles = nfiles,
         .unit = eval_feature_name(e, unit) + strlen("material."), .values = values,
         .nvalues = nvalues, .weights_out = out, .seconds_load = t1 - t0, .seconds_fit = t2 - t1,
+        .held_rare = held_rare, .l2_pst = l2_pst, .min_rows = min_rows,
     };
     if (write_weights(&rep, e, argc, argv, start, &weights_file) != EXIT_OK)
         goto cleanup;

@@ -367,10 +367,10 @@ static void test_load_replays_games(void **state)
     for (int f = 0; f < nf; f++) {
         const char *name = eval_feature_name(e, f);
         if (!strncmp(name, "material.", 9))
-            assert_true(d.x[f] == 0);
+            assert_true(tune_row_value(&d, 0, f) == 0);
         if (!strcmp(name, "side.to_move")) {
-            assert_true(d.x[f] == 1);
-            assert_true(d.x[(uint64_t)nf + (uint64_t)f] == -1);
+            assert_true(tune_row_value(&d, 0, f) == 1);
+            assert_true(tune_row_value(&d, 1, f) == -1);
         }
     }
     assert_true(d.y[0] == 0.0f);
@@ -390,7 +390,10 @@ static void test_load_replays_games(void **state)
     assert_true(d1.ntrain < d1.nrows);
     assert_int_equal(d1.nrows, d2.nrows);
     assert_int_equal(d1.ntrain, d2.ntrain);
-    assert_memory_equal(d1.x, d2.x, d1.nrows * (size_t)nf * sizeof *d1.x);
+    assert_int_equal(d1.nnz, d2.nnz);
+    assert_memory_equal(d1.row_first, d2.row_first, (d1.nrows + 1) * sizeof *d1.row_first);
+    assert_memory_equal(d1.col, d2.col, d1.nnz * sizeof *d1.col);
+    assert_memory_equal(d1.val, d2.val, d1.nnz * sizeof *d1.val);
     tune_data_free(&d1);
     tune_data_free(&d2);
     eval_free(e);

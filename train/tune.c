@@ -174,22 +174,128 @@ done:
     return rc;
 }
 
-static int alloc_rows(TuneData *d, int nfeatures, uint64_t n)
+/* One game's rows as extracted, kept until all games are done and the rows are laid out in
+ * game order. */
+typedef struct GameRows {
+    uint32_t nrows;
+    uint64_t nnz;
+    uint16_t *row_nnz;
+    uint16_t *col;
+    float *val;
+    float *y;
+} GameRows;
+
+static void game_rows_free(GameRows *g)
 {
-    d->nfeatures = nfeatures;
-    d->x = malloc((n ? n : 1) * (size_t)nfeatures * sizeof *d->x);
-    d->y = malloc((n ? n : 1) * sizeof *d->y);
-    d->nonzero = calloc((size_t)nfeatures, sizeof *d->nonzero);
-    return d->x && d->y && d->nonzero ? 0 : -1;
+    free(g->row_nnz);
+    free(g->col);
+    free(g->val);
+    free(g->y);
+    memset(g, 0, sizeof *g);
+}
+
+/* A thread's scratch for one game: dense features of the candidate rows, compressed. */
+typedef struct RowBuffer {
+    uint64_t cap_rows, cap_nnz;
+    uint32_t nrows;
+    uint64_t nnz;
+    uint16_t *row_nnz;
+    uint16_t *col;
+    float *val;
+    float *y;
+    int *move;          /* move index of each row */
+} RowBuffer;
+
+static int row_buffer_push(RowBuffer *b, const float *x, int nf, float y, int move)
+{
+    uint64_t cap = b->cap_rows;
+    if (grow((void **)&b->row_nnz, &b->cap_rows, b->nrows + 1ull, sizeof *b->row_nnz) != 0)
+        return -1;
+    if (b->cap_rows != cap) {
+        /* y and move share the row capacity. */
+        float *yy = realloc(b->y, b->cap_rows * sizeof *yy);
+        if (!yy)
+            return -1;
+        b->y = yy;
+        int *mm = realloc(b->move, b->cap_rows * sizeof *mm);
+        if (!mm)
+            return -1;
+        b->move = mm;
+    }
+    uint64_t cap_nnz = b->cap_nnz;
+    if (grow((void **)&b->col, &b->cap_nnz, b->nnz + (uint64_t)nf, sizeof *b->col) != 0)
+        return -1;
+    if (b->cap_nnz != cap_nnz) {
+        float *vv = realloc(b->val, b->cap_nnz * sizeof *vv);
+        if (!vv)
+            return -1;
+        b->val = vv;
+    }
+    int n = 0;
+    for (int f = 0; f < nf; f++)
+        if (x[f] != 0) {
+            b->col[b->nnz + (uint64_t)n] = (uint16_t)f;
+            b->val[b->nnz + (uint64_t)n] = x[f];
+            n++;
+        }
+    b->row_nnz[b->nrows] = (uint16_t)n;
+    b->y[b->nrows] = y;
+    b->move[b->nrows] = move;
+    b->nrows++;
+    b->nnz += (uint64_t)n;
+    return 0;
+}
+
+/* Copies the rows of b whose flag is set into a game's own arrays. */
+static int game_rows_keep(GameRows *g, const RowBuffer *b, const uint8_t *keep)
+{
+    memset(g, 0, sizeof *g);
+    uint64_t nnz = 0;
+    uint32_t nrows = 0;
+    for (uint32_t r = 0; r < b->nrows; r++)
+        if (keep[r]) {
+            nrows++;
+            nnz += b->row_nnz[r];
+        }
+    if (nrows == 0)
+        return 0;
+    g->row_nnz = malloc(nrows * sizeof *g->row_nnz);
+    g->y = malloc(nrows * sizeof *g->y);
+    g->col = malloc((nnz ? nnz : 1) * sizeof *g->col);
+    g->val = malloc((nnz ? nnz : 1) * sizeof *g->val);
+    if (!g->row_nnz || !g->y || !g->col || !g->val) {
+        game_rows_free(g);
+        return -1;
+    }
+    uint64_t from = 0;
+    for (uint32_t r = 0; r < b->nrows; r++) {
+        uint16_t n = b->row_nnz[r];
+        if (keep[r]) {
+            memcpy(&g->col[g->nnz], &b->col[from], n * sizeof *g->col);
+            memcpy(&g->val[g->nnz], &b->val[from], n * sizeof *g->val);
+            g->row_nnz[g->nrows] = n;
+            g->y[g->nrows] = b->y[r];
+            g->nrows++;
+            g->nnz += n;
+        }
+        from += n;
+    }
+    return 0;
 }
 
 static void count_nonzero(TuneData *d)
 {
     memset(d->nonzero, 0, (size_t)d->nfeatures * sizeof *d->nonzero);
-    for (uint64_t i = 0; i < d->ntrain; i++)
-        for (int f = 0; f < d->nfeatures; f++)
-            if (d->x[i * (uint64_t)d->nfeatures + (uint64_t)f] != 0)
-                d->nonzero[f]++;
+    for (uint64_t j = 0; j < d->row_first[d->ntrain]; j++)
+        d->nonzero[d->col[j]]++;
+}
+
+float tune_row_value(const TuneData *d, uint64_t row, int feature)
+{
+    for (uint64_t j = d->row_first[row]; j < d->row_first[row + 1]; j++)
+        if (d->col[j] == feature)
+            return d->val[j];
+    return 0.0f;
 }
 
 int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *const *paths,
@@ -199,7 +305,8 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
     Loader l;
     memset(&l, 0, sizeof l);
     char *variant_text = NULL;
-    uint64_t *order = NULL, *slot = NULL, *kept = NULL;
+    uint64_t *order = NULL;
+    GameRows *rows = NULL;
     int rc = -1;
     if (npaths <= 0) {
         set_error(err, "tune", 0, "no dataset files given");
@@ -213,9 +320,8 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
 
     /* Training games first, then validation games; each in reading order. */
     order = malloc((l.ngames + 1) * sizeof *order);
-    slot = malloc((l.ngames + 1) * sizeof *slot);
-    kept = calloc(l.ngames + 1, sizeof *kept);
-    if (!order || !slot || !kept) {
+    rows = calloc(l.ngames + 1, sizeof *rows);
+    if (!order || !rows) {
         set_error(err, "tune", 0, "out of memory");
         goto done;
     }
@@ -226,17 +332,8 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
                 order[n++] = i;
     for (uint64_t i = 0; i < l.ngames; i++)
         d->ntrain_games += !l.games[i].valid;
-    /* Upper bound of the rows of each game: one per move. */
-    uint64_t total = 0;
-    for (uint64_t j = 0; j < l.ngames; j++) {
-        slot[j] = total;
-        total += (uint64_t)l.games[order[j]].nmoves;
-    }
     int nf = eval_feature_count(e);
-    if (alloc_rows(d, nf, total) != 0) {
-        set_error(err, "tune", 0, "out of memory for the feature rows");
-        goto done;
-    }
+    d->nfeatures = nf;
 
     if (o->threads > 0)
         omp_set_num_threads(o->threads);
@@ -245,14 +342,17 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
 #pragma omp parallel
     {
         Position *pos = malloc(sizeof *pos);
-        /* Per game: whether move k captures, and the move index of each written row. */
+        /* Per game: whether move k captures, and which rows are kept. */
         uint8_t *captures = malloc(65536);
-        int *row_move = malloc(65536 * sizeof *row_move);
-        if (!pos || !captures || !row_move)
+        uint8_t *keep = malloc(65536);
+        float *x = malloc((size_t)nf * sizeof *x);
+        RowBuffer buf;
+        memset(&buf, 0, sizeof buf);
+        if (!pos || !captures || !keep || !x)
             atomic_store(&failed, 1);
 #pragma omp for schedule(dynamic, 16)
         for (uint64_t j = 0; j < l.ngames; j++) {
-            if (!pos || !captures || !row_move || atomic_load(&failed))
+            if (!pos || !captures || !keep || !x || atomic_load(&failed))
                 continue;
             const GameIn *g = &l.games[order[j]];
             XqError local;
@@ -265,7 +365,8 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
             } else {
                 pos_init_start(pos, v);
             }
-            uint64_t row = slot[j];
+            buf.nrows = 0;
+            buf.nnz = 0;
             int nmoves = g->nmoves < 65536 ? g->nmoves : 65535;
             for (int k = 0; k < nmoves; k++) {
                 Move m = l.moves[g->first_move + (uint64_t)k];
@@ -276,7 +377,7 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
                 }
                 bool take = pos->ply >= o->min_ply && (o->all_positions || !pos->in_check);
                 if (take) {
-                    eval_features(e, pos, &d->x[row * (uint64_t)nf]);
+                    eval_features(e, pos, x);
                     /* Search values of this and the next root_horizon - 1 positions, each turned
                      * to Red's view by its recorded side to move (turns of several moves exist). */
                     double sum = 0;
@@ -292,36 +393,39 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
                     if (o->root_blend > 0 && count > 0)
                         target = (float)((1 - o->root_blend) * g->result +
                                          o->root_blend * (sum / count + 1) / 2);
-                    d->y[row] = target;
+                    if (row_buffer_push(&buf, x, nf, target, k) != 0) {
+                        atomic_store(&failed, 1);
+                        break;
+                    }
                 }
                 int before = pos->count[RED] + pos->count[BLACK];
                 Undo u;
                 pos_do_move(pos, m, &u);
                 captures[k] = pos->count[RED] + pos->count[BLACK] < before;
-                if (take)
-                    row_move[row++ - slot[j]] = k;
             }
+            if (atomic_load(&failed))
+                continue;
             /* Keep a row when none of the next quiet_plies moves (its own move first) captures:
              * while an exchange is under way the material count misstates the balance. */
-            uint64_t out_row = slot[j];
-            for (uint64_t r = slot[j]; r < row; r++) {
-                int k = row_move[r - slot[j]];
+            for (uint32_t r = 0; r < buf.nrows; r++) {
+                int k = buf.move[r];
                 bool quiet = true;
                 for (int q = k; q < k + o->quiet_plies && q < nmoves && !o->all_positions; q++)
                     quiet = quiet && !captures[q];
-                if (!quiet)
-                    continue;
-                if (out_row != r) {
-                    memcpy(&d->x[out_row * (uint64_t)nf], &d->x[r * (uint64_t)nf], (size_t)nf * sizeof *d->x);
-                    d->y[out_row] = d->y[r];
-                }
-                out_row++;
+                keep[r] = quiet;
             }
-            kept[j] = out_row - slot[j];
+            if (game_rows_keep(&rows[j], &buf, keep) != 0)
+                atomic_store(&failed, 1);
         }
         free(pos);
         free(captures);
-        free(row_move);
+        free(keep);
+        free(x);
+        free(buf.row_nnz);
+        free(buf.col);
+        free(buf.val);
+        free(buf.y);
+        free(buf.move);
     }
     if (atomic_load(&failed)) {
         int why = atomic_load(&failed);
@@ -334,28 +438,45 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
                       why == 2 ? "bad start FEN" : "an illegal move in its move list");
         goto done;
     }
-    /* Close the gaps left by skipped positions, in order. */
+    /* Lay the games' rows out in game order (training games first). */
+    uint64_t total_rows = 0, total_nnz = 0;
+    for (uint64_t j = 0; j < l.ngames; j++) {
+        total_rows += rows[j].nrows;
+        total_nnz += rows[j].nnz;
+    }
     d->game_first = malloc((l.ngames + 1) * sizeof *d->game_first);
-    if (!d->game_first) {
-        set_error(err, "tune", 0, "out of memory");
+    d->row_first = malloc((total_rows + 1) * sizeof *d->row_first);
+    d->col = malloc((total_nnz ? total_nnz : 1) * sizeof *d->col);
+    d->val = malloc((total_nnz ? total_nnz : 1) * sizeof *d->val);
+    d->y = malloc((total_rows ? total_rows : 1) * sizeof *d->y);
+    d->nonzero = calloc((size_t)nf, sizeof *d->nonzero);
+    if (!d->game_first || !d->row_first || !d->col || !d->val || !d->y || !d->nonzero) {
+        set_error(err, "tune", 0, "out of memory for the feature rows (%llu positions; "
+                  "--max-positions reads fewer)", (unsigned long long)total_rows);
         goto done;
     }
-    uint64_t w = 0;
+    uint64_t w = 0, at = 0;
     for (uint64_t j = 0; j < l.ngames; j++) {
         d->game_first[j] = w;
         if (j == d->ntrain_games)
             d->ntrain = w;
-        if (w != slot[j] && kept[j]) {
-            memmove(&d->x[w * (uint64_t)nf], &d->x[slot[j] * (uint64_t)nf],
-                    kept[j] * (uint64_t)nf * sizeof *d->x);
-            memmove(&d->y[w], &d->y[slot[j]], kept[j] * sizeof *d->y);
+        GameRows *g = &rows[j];
+        memcpy(&d->col[at], g->col, g->nnz * sizeof *d->col);
+        memcpy(&d->val[at], g->val, g->nnz * sizeof *d->val);
+        for (uint32_t r = 0; r < g->nrows; r++) {
+            d->row_first[w] = at;
+            d->y[w] = g->y[r];
+            at += g->row_nnz[r];
+            w++;
         }
-        w += kept[j];
+        game_rows_free(g);
     }
+    d->row_first[w] = at;
     d->game_first[l.ngames] = w;
     if (d->ntrain_games == l.ngames)
         d->ntrain = w;
     d->nrows = w;
+    d->nnz = at;
     if (d->ntrain == 0) {
         set_error(err, paths[0], 0, "no training positions (all games held out, or every "
                   "position filtered)");
@@ -364,9 +485,11 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
     count_nonzero(d);
     rc = 0;
 done:
+    if (rows)
+        for (uint64_t j = 0; j < l.ngames; j++)
+            game_rows_free(&rows[j]);
+    free(rows);
     free(order);
-    free(slot);
-    free(kept);
     free(l.games);
     free(l.moves);
     free(l.root);
@@ -381,19 +504,37 @@ int tune_data_from_rows(TuneData *d, int nfeatures, uint64_t n, uint64_t ntrain,
                         const float *y)
 {
     memset(d, 0, sizeof *d);
-    if (alloc_rows(d, nfeatures, n) != 0) {
-        tune_data_free(d);
-        return -1;
-    }
+    d->nfeatures = nfeatures;
+    uint64_t nnz = 0;
+    for (uint64_t i = 0; i < n * (uint64_t)nfeatures; i++)
+        nnz += x[i] != 0;
     d->game_first = malloc((n + 1) * sizeof *d->game_first);
-    if (!d->game_first) {
+    d->row_first = malloc((n + 1) * sizeof *d->row_first);
+    d->col = malloc((nnz ? nnz : 1) * sizeof *d->col);
+    d->val = malloc((nnz ? nnz : 1) * sizeof *d->val);
+    d->y = malloc((n ? n : 1) * sizeof *d->y);
+    d->nonzero = calloc((size_t)nfeatures, sizeof *d->nonzero);
+    if (!d->game_first || !d->row_first || !d->col || !d->val || !d->y || !d->nonzero) {
         tune_data_free(d);
         return -1;
     }
-    for (uint64_t i = 0; i <= n; i++)
+    uint64_t at = 0;
+    for (uint64_t i = 0; i < n; i++) {
         d->game_first[i] = i;
-    memcpy(d->x, x, n * (size_t)nfeatures * sizeof *x);
-    memcpy(d->y, y, n * sizeof *y);
+        d->row_first[i] = at;
+        for (int f = 0; f < nfeatures; f++) {
+            float xv = x[i * (uint64_t)nfeatures + (uint64_t)f];
+            if (xv != 0) {
+                d->col[at] = (uint16_t)f;
+                d->val[at] = xv;
+                at++;
+            }
+        }
+        d->y[i] = y[i];
+    }
+    d->game_first[n] = n;
+    d->row_first[n] = at;
+    d->nnz = at;
     d->nrows = n;
     d->ntrain = ntrain;
     d->ngames = n;
@@ -404,7 +545,9 @@ int tune_data_from_rows(TuneData *d, int nfeatures, uint64_t n, uint64_t ntrain,
 
 void tune_data_free(TuneData *d)
 {
-    free(d->x);
+    free(d->row_first);
+    free(d->col);
+    free(d->val);
     free(d->y);
     free(d->nonzero);
     free(d->game_first);
@@ -417,6 +560,21 @@ void tune_data_free(TuneData *d)
 static double softplus(double z)
 {
     return z > 0 ? z + log1p(exp(-z)) : log1p(exp(z));
+}
+
+/* L2 penalty of feature f. */
+static inline double penalty_of(const TuneOptions *o, int f)
+{
+    return o->l2_feature ? o->l2_feature[f] : o->l2;
+}
+
+/* w . x of one sparse row. */
+static inline double row_dot(const TuneData *d, uint64_t i, const double *w)
+{
+    double z = 0;
+    for (uint64_t j = d->row_first[i]; j < d->row_first[i + 1]; j++)
+        z += w[d->col[j]] * d->val[j];
+    return z;
 }
 
 double tune_objective(const TuneData *d, const TuneOptions *o, const double *w, uint64_t begin,
@@ -437,18 +595,14 @@ double tune_objective(const TuneData *d, const TuneOptions *o, const double *w, 
         double *p = &part[c * stride];
         uint64_t lo = begin + c * TUNE_CHUNK, hi = lo + TUNE_CHUNK < end ? lo + TUNE_CHUNK : end;
         for (uint64_t i = lo; i < hi; i++) {
-            const float *x = &d->x[i * (uint64_t)nf];
-            double z = 0;
-            for (int f = 0; f < nf; f++)
-                z += w[f] * x[f];
-            z *= k;
+            double z = k * row_dot(d, i, w);
             double y = d->y[i];
             /* Cross-entropy of a fractional target y: -y log p - (1 - y) log (1 - p). */
             p[0] += softplus(z) - y * z;
             if (grad) {
                 double g = k * (1.0 / (1.0 + exp(-z)) - y);
-                for (int f = 0; f < nf; f++)
-                    p[1 + f] += g * x[f];
+                for (uint64_t j = d->row_first[i]; j < d->row_first[i + 1]; j++)
+                    p[1 + d->col[j]] += g * d->val[j];
             }
         }
     }
@@ -470,14 +624,28 @@ double tune_objective(const TuneData *d, const TuneOptions *o, const double *w, 
     for (int f = 0; f < nf; f++) {
         bool fixed = o->fixed && o->fixed[f];
         if (penalised && !fixed) {
-            loss += 0.5 * o->l2 * w[f] * w[f];
+            double l2 = penalty_of(o, f);
+            loss += 0.5 * l2 * w[f] * w[f];
             if (grad)
-                grad[f] += o->l2 * w[f];
+                grad[f] += l2 * w[f];
         }
         if (grad && fixed)
             grad[f] = 0;
     }
     return loss;
+}
+
+/* Chunk partials of an nf x nf sum are added in chunk order; at most this many chunks are held
+ * at once (the others wait), so memory stays bounded for large feature counts. */
+static uint64_t block_chunks(int nf)
+{
+    size_t bytes = (size_t)nf * (size_t)nf * sizeof(double);
+    uint64_t most = (uint64_t)((256u << 20) / (bytes ? bytes : 1));
+    int threads = omp_get_max_threads();
+    uint64_t want = (uint64_t)(threads > 0 ? threads : 1) * 2;
+    if (most < 1)
+        most = 1;
+    return want < most ? want : most;
 }
 
 /* Hessian of the summed training loss plus the penalty (N * J''): sum k^2 p (1 - p) x x^T +
@@ -488,40 +656,47 @@ static int hessian(const TuneData *d, const TuneOptions *o, const double *w, gsl
     double k = 2.0 / o->eval_scale;
     uint64_t n = d->ntrain, nchunks = (n + TUNE_CHUNK - 1) / TUNE_CHUNK;
     size_t stride = (size_t)nf * (size_t)nf;
-    double *part = calloc((nchunks ? nchunks : 1) * stride, sizeof *part);
-    if (!part)
+    uint64_t block = block_chunks(nf);
+    double *part = malloc(block * stride * sizeof *part);
+    double *sum = calloc(stride, sizeof *sum);
+    if (!part || !sum) {
+        free(part);
+        free(sum);
         return -1;
+    }
+    for (uint64_t c0 = 0; c0 < nchunks; c0 += block) {
+        uint64_t c1 = c0 + block < nchunks ? c0 + block : nchunks;
 #pragma omp parallel for schedule(static)
-    for (uint64_t c = 0; c < nchunks; c++) {
-        double *p = &part[c * stride];
-        uint64_t lo = c * TUNE_CHUNK, hi = lo + TUNE_CHUNK < n ? lo + TUNE_CHUNK : n;
-        for (uint64_t i = lo; i < hi; i++) {
-            const float *x = &d->x[i * (uint64_t)nf];
-            double z = 0;
-            for (int f = 0; f < nf; f++)
-                z += w[f] * x[f];
-            double s = 1.0 / (1.0 + exp(-k * z));
-            double c2 = k * k * s * (1 - s);
-            for (int a = 0; a < nf; a++) {
-                if (x[a] == 0)
-                    continue;
-                double ca = c2 * x[a];
-                for (int b = a; b < nf; b++)
-                    p[(size_t)a * (size_t)nf + (size_t)b] += ca * x[b];
+        for (uint64_t c = c0; c < c1; c++) {
+            double *p = &part[(c - c0) * stride];
+            memset(p, 0, stride * sizeof *p);
+            uint64_t lo = c * TUNE_CHUNK, hi = lo + TUNE_CHUNK < n ? lo + TUNE_CHUNK : n;
+            for (uint64_t i = lo; i < hi; i++) {
+                double s = 1.0 / (1.0 + exp(-k * row_dot(d, i, w)));
+                double c2 = k * k * s * (1 - s);
+                /* Columns increase within a row: (a, b) with a <= b is the upper triangle. */
+                for (uint64_t ja = d->row_first[i]; ja < d->row_first[i + 1]; ja++) {
+                    double ca = c2 * d->val[ja];
+                    double *rowp = &p[(size_t)d->col[ja] * (size_t)nf];
+                    for (uint64_t jb = ja; jb < d->row_first[i + 1]; jb++)
+                        rowp[d->col[jb]] += ca * d->val[jb];
+                }
             }
         }
+        for (uint64_t c = c0; c < c1; c++)
+            for (size_t i = 0; i < stride; i++)
+                sum[i] += part[(c - c0) * stride + i];
     }
     for (int a = 0; a < nf; a++)
         for (int b = a; b < nf; b++) {
-            double sum = 0;
-            for (uint64_t c = 0; c < nchunks; c++)
-                sum += part[c * stride + (size_t)a * (size_t)nf + (size_t)b];
+            double x = sum[(size_t)a * (size_t)nf + (size_t)b];
             if (a == b)
-                sum += (double)n * o->l2;
-            gsl_matrix_set(h, (size_t)a, (size_t)b, sum);
-            gsl_matrix_set(h, (size_t)b, (size_t)a, sum);
+                x += (double)n * penalty_of(o, a);
+            gsl_matrix_set(h, (size_t)a, (size_t)b, x);
+            gsl_matrix_set(h, (size_t)b, (size_t)a, x);
         }
     free(part);
+    free(sum);
     return 0;
 }
 
@@ -535,39 +710,59 @@ static int cluster_meat(const TuneData *d, const TuneOptions *o, const double *w
     double k = 2.0 / o->eval_scale;
     uint64_t ng = d->ntrain_games, nchunks = (ng + TUNE_GAME_CHUNK - 1) / TUNE_GAME_CHUNK;
     size_t stride = (size_t)nf * (size_t)nf;
-    double *part = calloc((nchunks ? nchunks : 1) * stride, sizeof *part);
-    double *scores = calloc((nchunks ? nchunks : 1) * (size_t)nf, sizeof *scores);
-    if (!part || !scores) {
+    uint64_t block = block_chunks(nf);
+    double *part = malloc(block * stride * sizeof *part);
+    double *scores = calloc(block * (size_t)nf, sizeof *scores);
+    int *touched = malloc(block * (size_t)nf * sizeof *touched);
+    uint8_t *seen = calloc(block * (size_t)nf, 1);
+    if (!part || !scores || !touched || !seen) {
         free(part);
         free(scores);
+        free(touched);
+        free(seen);
         return -1;
     }
-#pragma omp parallel for schedule(static)
-    for (uint64_t c = 0; c < nchunks; c++) {
-        double *p = &part[c * stride], *s = &scores[c * (size_t)nf];
-        uint64_t lo = c * TUNE_GAME_CHUNK, hi = lo + TUNE_GAME_CHUNK < ng ? lo + TUNE_GAME_CHUNK : ng;
-        for (uint64_t g = lo; g < hi; g++) {
-            memset(s, 0, (size_t)nf * sizeof *s);
-            for (uint64_t i = d->game_first[g]; i < d->game_first[g + 1] && i < d->ntrain; i++) {
-                const float *x = &d->x[i * (uint64_t)nf];
-                double z = 0;
-                for (int f = 0; f < nf; f++)
-                    z += w[f] * x[f];
-                double r = k * (1.0 / (1.0 + exp(-k * z)) - d->y[i]);
-                for (int f = 0; f < nf; f++)
-                    s[f] += r * x[f];
-            }
-            for (int a = 0; a < nf; a++)
-                for (int b = 0; b < nf; b++)
-                    p[(size_t)a * (size_t)nf + (size_t)b] += s[a] * s[b];
-        }
-    }
     memset(meat, 0, stride * sizeof *meat);
-    for (uint64_t c = 0; c < nchunks; c++)
-        for (size_t i = 0; i < stride; i++)
-            meat[i] += part[c * stride + i];
+    for (uint64_t c0 = 0; c0 < nchunks; c0 += block) {
+        uint64_t c1 = c0 + block < nchunks ? c0 + block : nchunks;
+#pragma omp parallel for schedule(static)
+        for (uint64_t c = c0; c < c1; c++) {
+            double *p = &part[(c - c0) * stride], *s = &scores[(c - c0) * (size_t)nf];
+            int *t = &touched[(c - c0) * (size_t)nf];
+            uint8_t *in = &seen[(c - c0) * (size_t)nf];
+            memset(p, 0, stride * sizeof *p);
+            uint64_t lo = c * TUNE_GAME_CHUNK, hi = lo + TUNE_GAME_CHUNK < ng ? lo + TUNE_GAME_CHUNK : ng;
+            for (uint64_t g = lo; g < hi; g++) {
+                /* The game's score vector over the features its rows touch. */
+                int nt = 0;
+                for (uint64_t i = d->game_first[g]; i < d->game_first[g + 1] && i < d->ntrain; i++) {
+                    double r = k * (1.0 / (1.0 + exp(-k * row_dot(d, i, w))) - d->y[i]);
+                    for (uint64_t j = d->row_first[i]; j < d->row_first[i + 1]; j++) {
+                        int f = d->col[j];
+                        if (!in[f]) {
+                            in[f] = 1;
+                            t[nt++] = f;
+                        }
+                        s[f] += r * d->val[j];
+                    }
+                }
+                for (int a = 0; a < nt; a++)
+                    for (int b = 0; b < nt; b++)
+                        p[(size_t)t[a] * (size_t)nf + (size_t)t[b]] += s[t[a]] * s[t[b]];
+                for (int a = 0; a < nt; a++) {
+                    s[t[a]] = 0;
+                    in[t[a]] = 0;
+                }
+            }
+        }
+        for (uint64_t c = c0; c < c1; c++)
+            for (size_t i = 0; i < stride; i++)
+                meat[i] += part[(c - c0) * stride + i];
+    }
     free(part);
     free(scores);
+    free(touched);
+    free(seen);
     return 0;
 }
 
@@ -659,7 +854,7 @@ int tune_fit(const TuneData *d, const TuneOptions *o, const double *w0, TuneResu
         double train = s->f;
         for (int f = 0; f < nf; f++)
             if (!(o->fixed && o->fixed[f]))
-                train -= 0.5 * o->l2 * s->x->data[f] * s->x->data[f];
+                train -= 0.5 * penalty_of(o, f) * s->x->data[f] * s->x->data[f];
         double valid = validation_loss(d, o, s->x->data);
         if (o->log)
             fprintf(o->log, "tune: iteration %d  train %.6f  validation %.6f\n", it, train, valid);

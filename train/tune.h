@@ -34,6 +34,9 @@ typedef struct TuneOptions {
     FILE *log;              /* a line per iteration (NULL = silent) */
     const bool *fixed;      /* NULL, or per feature: held at its starting weight (no gradient,
                              * no penalty, standard error 0) */
+    const double *l2_feature; /* NULL (l2 for every feature), or per feature its own penalty:
+                             * the fine families (per-point terms, ...) need a stronger prior
+                             * than the few coarse weights (tune_default_penalties) */
 } TuneOptions;
 
 #define TUNE_OPTIONS_INIT                                                                         \
@@ -41,21 +44,29 @@ typedef struct TuneOptions {
      .seed = 1,                                                                                   \
      .max_iterations = 300, .patience = 10, .threads = 0, .all_positions = false, .quiet_plies = 1, \
      .min_ply = 0,                                                                                \
-     .max_positions = 0, .log = NULL, .fixed = NULL}
+     .max_positions = 0, .log = NULL, .fixed = NULL, .l2_feature = NULL}
 
-/* Feature rows of the selected positions: dense float32, row-major. Rows [0, ntrain) come from
- * training games, [ntrain, nrows) from validation games, each in file and game order. */
+/* Feature rows of the selected positions, sparse (compressed rows: the nonzero features of row
+ * i are col[row_first[i] .. row_first[i + 1]), in increasing order, with their values in val).
+ * Rows [0, ntrain) come from training games, [ntrain, nrows) from validation games, each in file
+ * and game order. */
 typedef struct TuneData {
     int nfeatures;
     uint64_t nrows, ntrain;
     uint64_t ngames, ntrain_games;
     uint64_t nfiles;
-    float *x;               /* nrows * nfeatures */
+    uint64_t nnz;           /* stored values */
+    uint64_t *row_first;    /* nrows + 1 offsets into col / val */
+    uint16_t *col;
+    float *val;
     float *y;               /* target: Red's expected score in [0, 1] */
     uint64_t *nonzero;      /* per feature: training rows where it is not 0 */
     uint64_t *game_first;   /* ngames + 1 row offsets: game j owns rows [game_first[j],
                              * game_first[j + 1]); training games first, like the rows */
 } TuneData;
+
+/* Value of feature f in row i (0 if not stored). */
+float tune_row_value(const TuneData *d, uint64_t row, int feature);
 
 /* Reads every game of the files (all of variant `v`, with the same variant text), replays the
  * moves from each start FEN with the rules core and extracts the features of the selected
@@ -66,15 +77,15 @@ typedef struct TuneData {
 int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *const *paths,
               int npaths, const TuneOptions *o, XqError *err);
 
-/* Fills d from rows given directly (tests, benchmarks): x is n * nfeatures, y n targets; the
- * first ntrain rows train; every row is its own game. Copies the arrays. Returns 0 or -1 (out of
- * memory). */
+/* Fills d from rows given directly (tests, benchmarks): x is n * nfeatures dense, y n targets;
+ * the first ntrain rows train; every row is its own game. Copies what it needs. Returns 0 or -1
+ * (out of memory). */
 int tune_data_from_rows(TuneData *d, int nfeatures, uint64_t n, uint64_t ntrain, const float *x,
                         const float *y);
 void tune_data_free(TuneData *d);
 
-/* Objective on rows [begin, end): J(w) = mean cross-entropy + l2 / 2 |w|^2 (the penalty only if
- * `penalised`), and its gradient into grad (may be NULL). Sums are taken over fixed chunks of
+/* Objective on rows [begin, end): J(w) = mean cross-entropy + sum_f l2_f / 2 w_f^2 (the penalty
+ * only if `penalised`), and its gradient into grad (may be NULL). Sums are taken over fixed chunks of
  * rows and added in chunk order, so the result is bit-identical for any thread count. */
 double tune_objective(const TuneData *d, const TuneOptions *o, const double *w, uint64_t begin,
                       uint64_t end, bool penalised, double *grad);
