@@ -54,6 +54,7 @@ int ini_parse(IniFile *ini, const char *text, const char *name, XqError *err)
     }
 
     const char *section = NULL;
+    int section_line = 0;
     char *line = ini->storage;
     for (int lineno = 1; line; lineno++) {
         char *next = strchr(line, '\n');
@@ -86,6 +87,7 @@ int ini_parse(IniFile *ini, const char *text, const char *name, XqError *err)
             }
             lower(sec);
             section = sec;
+            section_line = lineno;
             line = next;
             continue;
         }
@@ -122,6 +124,7 @@ int ini_parse(IniFile *ini, const char *text, const char *name, XqError *err)
         e->key = key;
         e->value = value;
         e->line = lineno;
+        e->section_line = section_line;
         line = next;
     }
     return 0;

@@ -9,6 +9,7 @@ typedef struct IniEntry {
     const char *key;     /* lower-cased key */
     const char *value;   /* value with surrounding blanks and trailing comment removed */
     int line;
+    int section_line;    /* line of its [section] header */
 } IniEntry;
 
 typedef struct IniFile {

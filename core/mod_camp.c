@@ -413,6 +413,68 @@ static bool camp_is_legal(Position *pos, Move m)
     return ok;
 }
 
+/* "e4@" (enter) or "R@e5" / "@e5" (leave) that is no legal camp move. */
+static bool camp_explain(Position *pos, const char *text, char *why, size_t size)
+{
+    const Variant *v = pos->v;
+    const CampOptions *o = &v->camp;
+    const char *at = strchr(text, '@');
+    if (!at)
+        return false;
+    Side us = pos->side;
+    const char *s = text;
+    if (!at[1]) { /* entering */
+        Point p = variant_parse_point(v, &s);
+        if (p == XQ_NO_POINT || s != at)
+            return false;
+        Piece pc = pos->board[p];
+        if (!pc || XQ_PIECE_SIDE(pc) != us)
+            return false;
+        int kind = XQ_PIECE_KIND(pc);
+        const char *name = v->kinds[kind].name;
+        if (camp_slot(v, kind) < 0)
+            snprintf(why, size, "'%s': a %s cannot enter the camp", text, name);
+        else if (camp_total(pos, us) >= o->capacity)
+            snprintf(why, size, "'%s': the camp is full (%d pieces)", text, o->capacity);
+        else if (!variant_in_zone(v, o->home_zone, us, p))
+            snprintf(why, size, "'%s': a piece enters the camp from its own half only", text);
+        else if (!can_enter(pos, p, kind, us))
+            snprintf(why, size, "'%s': the %s could not cross the river from here (its way to the "
+                     "river is blocked)", text, name);
+        else
+            snprintf(why, size, "'%s': leaves the own general attacked", text);
+        return true;
+    }
+    /* leaving: an optional piece letter, '@', the landing point */
+    int kind = -1;
+    if (at == text + 1)
+        kind = variant_find_kind_by_letter(v, text[0]);
+    else if (at != text)
+        return false;
+    s = at + 1;
+    Point p = variant_parse_point(v, &s);
+    if (p == XQ_NO_POINT || *s) {
+        snprintf(why, size, "'%s': a camp piece leaves as LETTER@POINT (e.g. R@e5)", text);
+        return true;
+    }
+    int slot = kind >= 0 ? camp_slot(v, kind) : -1;
+    if (at == text && !camp_total(pos, us))
+        snprintf(why, size, "'%s': the camp of the side to move is empty", text);
+    else if (at == text)
+        snprintf(why, size, "'%s': name the piece that leaves (e.g. R%s)", text, at);
+    else if (slot < 0 || !camp_count(pos, us, slot))
+        snprintf(why, size, "'%s': no %s in the camp of the side to move", text,
+                 kind >= 0 ? v->kinds[kind].name : "such piece");
+    else if (pos->board[p])
+        snprintf(why, size, "'%s': a camp piece lands on an empty point", text);
+    else if (!variant_in_zone(v, o->exit_zone, us, p))
+        snprintf(why, size, "'%s': a camp piece lands on the enemy's river-bank line (zone %s)", text,
+                 v->zones[o->exit_zone].name);
+    else
+        snprintf(why, size, "'%s': leaves the own general attacked", text);
+    return true;
+}
+
 /* Owns its two flags, and flags 0 for legality (plain moves can create or keep a facing). */
 static bool camp_owns(uint8_t flags)
 {
@@ -448,6 +510,7 @@ const RuleModule MOD_CAMP_MODULE = {
     .owns_flags = camp_owns,
     .is_legal = camp_is_legal,
     .move_text = camp_text,
+    .explain = camp_explain,
     .holdings = camp_holdings,
     .held = camp_held,
 };

@@ -206,6 +206,37 @@ static bool cube_attacked(const Position *pos, Side side)
     return false;
 }
 
+/* "e0e0^N" that is no legal roll: the point, the face, two rolls in a row, or the general left
+ * attacked. */
+static bool cube_explain(Position *pos, const char *text, char *why, size_t size)
+{
+    const Variant *v = pos->v;
+    const char *hat = strchr(text, '^');
+    if (!hat)
+        return false;
+    const char *s = text;
+    Point a = variant_parse_point(v, &s), b = variant_parse_point(v, &s);
+    Side us = pos->side;
+    int f = hat[1] && !hat[2] ? variant_find_kind_by_letter(v, hat[1]) : -1;
+    int top = pos->module[MS_CUBE_FACE + us];
+    if (s != hat || a == XQ_NO_POINT || a != b || a != pos->royal[us])
+        snprintf(why, size, "'%s': a roll is written with the own general's point twice, '^' and "
+                 "the new top face (e.g. e0e0^N)", text);
+    else if (f < 0 || !(v->cube.faces >> f & 1))
+        snprintf(why, size, "'%s': '%s' is not a face of the cube", text, hat + 1);
+    else if (pos->module[MS_CUBE_ROLLED + us] && !v->cube.roll_twice)
+        snprintf(why, size, "'%s': the general rolled on the last own turn; no two rolls in a row",
+                 text);
+    else if (f == top)
+        snprintf(why, size, "'%s': the %s face is already on top", text, v->kinds[f].name);
+    else if (f == v->cube.opposite[top])
+        snprintf(why, size, "'%s': the %s face is opposite the top; a roll brings up one of the four "
+                 "faces next to it", text, v->kinds[f].name);
+    else
+        snprintf(why, size, "'%s': the roll leaves the own general attacked", text);
+    return true;
+}
+
 static bool cube_owns(uint8_t flags)
 {
     return flags == XQ_FLAG_ROLL;
@@ -237,4 +268,5 @@ const RuleModule MOD_CUBE_MODULE = {
     .royal_attacked = cube_attacked,
     .owns_flags = cube_owns,
     .move_text = cube_text,
+    .explain = cube_explain,
 };

@@ -319,6 +319,57 @@ static void displace_undo(Position *pos, Move m, const Undo *u)
     pos_unmove_piece(pos, from, t, u->replaced, u->captured_slot); /* key: by the caller */
 }
 
+/* "c1d4@e6" that is no legal displacement: no such pattern onto d4, X cannot go to e6, or the own
+ * general is left attacked. */
+static bool displace_explain(Position *pos, const char *text, char *why, size_t size)
+{
+    const Variant *v = pos->v;
+    const char *s = text;
+    Point from = variant_parse_point(v, &s);
+    if (*s == '-')
+        s++;
+    Point to = variant_parse_point(v, &s);
+    if (from == XQ_NO_POINT || to == XQ_NO_POINT || *s != '@')
+        return false;
+    s++;
+    Point dest = variant_parse_point(v, &s);
+    Piece pc = pos->board[from];
+    if (!pc || XQ_PIECE_SIDE(pc) != pos->side)
+        return false;
+    char tn[8];
+    variant_point_name(v, to, tn);
+    if (dest == XQ_NO_POINT || *s) {
+        snprintf(why, size, "'%s': a displacement is written FROM TO@DEST (e.g. c1d4@e6)", text);
+        return true;
+    }
+    MoveList list;
+    int n = displace_generate(pos, &list, 0);
+    char dests[128] = "";
+    size_t len = 0;
+    bool pattern = false, target = false;
+    for (int i = 0; i < n; i++) {
+        Move m = list.moves[i];
+        if (XQ_MOVE_FROM(m) != from || XQ_MOVE_TO(m) != to)
+            continue;
+        pattern = true;
+        char d[8];
+        variant_point_name(v, XQ_MOVE_EXTRA(m), d);
+        if (len < sizeof dests)
+            len += (size_t)snprintf(dests + len, sizeof dests - len, "%s%s", len ? " " : "", d);
+        target |= XQ_MOVE_EXTRA(m) == dest;
+    }
+    if (!pattern)
+        snprintf(why, size, "'%s': the %s cannot displace onto %s (it must land on an enemy piece "
+                 "by its displacement pattern, and that piece must have a move)", text,
+                 v->kinds[XQ_PIECE_KIND(pc)].name, tn);
+    else if (!target)
+        snprintf(why, size, "'%s': the displaced %s cannot go there (it can go to %s)", text,
+                 v->kinds[XQ_PIECE_KIND(pos->board[to])].name, dests);
+    else
+        snprintf(why, size, "'%s': leaves the own general attacked", text);
+    return true;
+}
+
 static bool displace_owns(uint8_t flags)
 {
     return flags == XQ_FLAG_DISPLACE;
@@ -344,4 +395,5 @@ const RuleModule MOD_DISPLACE_MODULE = {
     .undo_special = displace_undo,
     .owns_flags = displace_owns,
     .move_text = displace_text,
+    .explain = displace_explain,
 };

@@ -8,6 +8,7 @@
 
 #include "hidden.h"
 #include "module.h"
+#include "notation.h"
 #include "repetition.h"
 
 /* ---- loading -------------------------------------------------------------------------------- */
@@ -725,6 +726,30 @@ static void hidden_text(const Variant *v, Move m, char *buf, size_t size)
     snprintf(buf + n, size - n, "%s%c", x & XQ_REVEAL_TARGET ? "*" : "", code_letter(v, x & 0x1f));
 }
 
+/* Reads a reveal letter at *c: a pooled kind of `colour` (jieqi: the letter's case is free, the
+ * colour follows from the move; else the case is the colour). 0 with *why on a bad letter. */
+static int reveal_letter(const Position *pos, const char **c, int colour, const char *text, char *why,
+                         size_t why_size, uint8_t *code)
+{
+    const Variant *v = pos->v;
+    char l = **c;
+    int k = isalpha((unsigned char)l) ? variant_find_kind_by_letter(v, l) : -1;
+    if (k < 0 || k >= HIDDEN_POOL_KINDS) {
+        snprintf(why, why_size, "'%s': expected the letter of the identity turned up, not '%s' "
+                 "(e.g. a0a1R; a taken face-down piece shown adds *L)", text, *c);
+        return 0;
+    }
+    Side col = colour >= 0 ? (Side)colour : isupper((unsigned char)l) ? RED : BLACK;
+    if (hidden_pool(pos, col, k) == 0) {
+        snprintf(why, why_size, "'%s': no %s %s is left in the unrevealed pool", text,
+                 col == RED ? "red" : "black", v->kinds[k].name);
+        return 0;
+    }
+    *code = hidden_code(col, k);
+    (*c)++;
+    return 1;
+}
+
 Move hidden_parse_move(Position *pos, const char *text, char *why, size_t why_size)
 {
     const Variant *v = pos->v;
@@ -747,60 +772,58 @@ Move hidden_parse_move(Position *pos, const char *text, char *why, size_t why_si
         if (XQ_MOVE_FROM(list.moves[i]) == from && XQ_MOVE_TO(list.moves[i]) == to)
             m = list.moves[i];
     if (m == XQ_MOVE_NONE) {
-        snprintf(why, why_size, "'%s' is not a legal move here", text);
+        move_explain_illegal(pos, from, to, text, why, why_size);
         return XQ_MOVE_NONE;
     }
-    char suffix[8] = "";
-    size_t n = 0;
-    for (; *s && n + 1 < sizeof suffix; s++)
-        if (*s != ' ')
-            suffix[n++] = *s;
-    suffix[n] = '\0';
-    if (*s || XQ_MOVE_FLAGS(m) != XQ_FLAG_REVEAL) {
-        if (!suffix[0] && !*s)
+    const char *c = s;
+    size_t len = strlen(c);
+    while (len && c[len - 1] == ' ')
+        len--;
+    if (XQ_MOVE_FLAGS(m) != XQ_FLAG_REVEAL) {
+        if (!len)
             return m;
         snprintf(why, why_size, "'%s': this move reveals nothing, so it takes no suffix", text);
         return XQ_MOVE_NONE;
     }
-    if (!suffix[0] || !strcmp(suffix, "?") || !strcmp(suffix, "*?"))
+    if (!len || (len == 1 && *c == '?') || (len == 2 && !strncmp(c, "*?", 2)))
         return m;
-    /* Drawn identities: each must still be in its pool. */
-    uint8_t x = 0;
+    /* Drawn identities: each must still be in its pool, nothing may follow them. */
+    uint8_t x = 0, code;
     Side us = pos->side;
-    const char *c = suffix;
     bool down_from = hidden_is_down(v, pos->board[from]) && from != to;
     if (o->mode == HIDDEN_JIEQI) {
-        for (int part = 0; part < 2 && *c; part++) {
-            bool target = *c == '*';
-            c += target;
-            int k = variant_find_kind_by_letter(v, *c);
-            Side side = target ? XQ_OTHER(us) : us;
-            if (k < 0 || k >= HIDDEN_POOL_KINDS || hidden_pool(pos, side, k) == 0)
-                goto bad;
-            x |= (uint8_t)(target ? (k + 1) << 4 : k + 1);
-            c++;
-        }
-        bool need_from = down_from;
         bool need_to = shows_capture(pos) && hidden_is_down(v, pos->board[to]);
-        if (*c || need_from != ((x & 15) != 0) || need_to != ((x >> 4) != 0))
-            goto bad;
+        if (down_from) {
+            if (!reveal_letter(pos, &c, us, text, why, why_size, &code))
+                return XQ_MOVE_NONE;
+            x |= (uint8_t)(hidden_code_kind(code) + 1);
+        }
+        if (need_to && *c == '*') {
+            c++;
+            if (!reveal_letter(pos, &c, XQ_OTHER(us), text, why, why_size, &code))
+                return XQ_MOVE_NONE;
+            x |= (uint8_t)((hidden_code_kind(code) + 1) << 4);
+        } else if (need_to) {
+            snprintf(why, why_size, "'%s': the taken face-down piece is shown: add *L, its "
+                     "identity", text);
+            return XQ_MOVE_NONE;
+        }
     } else {
-        bool target = *c == '*';
-        c += target;
-        if (target != (!down_from && from != to))
-            goto bad;
-        int k = variant_find_kind_by_letter(v, *c);
-        if (k < 0 || k >= HIDDEN_POOL_KINDS || c[1])
-            goto bad;
-        Side col = isupper((unsigned char)*c) ? RED : BLACK;
-        if (hidden_pool(pos, col, k) == 0)
-            goto bad;
-        x = (uint8_t)(hidden_code(col, k) | (target ? XQ_REVEAL_TARGET : 0));
+        bool target = !down_from && from != to; /* a banqi-hp cannon takes a face-down piece */
+        if (target && *c++ != '*') {
+            snprintf(why, why_size, "'%s': the identity of the taken face-down piece is written "
+                     "*L (e.g. %.4s*k)", text, text);
+            return XQ_MOVE_NONE;
+        }
+        if (!reveal_letter(pos, &c, -1, text, why, why_size, &code))
+            return XQ_MOVE_NONE;
+        x = (uint8_t)(code | (target ? XQ_REVEAL_TARGET : 0));
+    }
+    if ((size_t)(c - s) < len) {
+        snprintf(why, why_size, "'%s': unexpected '%.*s' after the move", text, (int)(len - (size_t)(c - s)), c);
+        return XQ_MOVE_NONE;
     }
     return m | (Move)x << 16;
-bad:
-    snprintf(why, why_size, "'%s': the revealed identity is not in the unrevealed pool", text);
-    return XQ_MOVE_NONE;
 }
 
 /* ---- chance ---------------------------------------------------------------------------------- */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "module.h"
+#include "notation.h"
 
 static void multi_defaults(Variant *v)
 {
@@ -239,6 +240,126 @@ static bool multi_is_legal(Position *pos, Move m)
     return ok;
 }
 
+/* The first kind with double moves (the pawn), to name it. */
+static int first_double_kind(const Variant *v)
+{
+    int k = 0;
+    while (!(v->multi.double_kinds >> k & 1))
+        k++;
+    return k;
+}
+
+/* Reads "a3a4" at *s; false if it is not two points. */
+static bool read_sub_move(const Variant *v, const char **s, Point *from, Point *to)
+{
+    while (**s == ' ')
+        (*s)++;
+    *from = variant_parse_point(v, s);
+    if (**s == '-')
+        (*s)++;
+    *to = variant_parse_point(v, s);
+    return *from != XQ_NO_POINT && *to != XQ_NO_POINT;
+}
+
+/* A legal single sub-move (the table walk and the general's safety), on the board as it is. */
+static bool sub_move_ok(Position *pos, Point from, Point to)
+{
+    MoveList l;
+    int n = pos_walk_piece(pos, from, &pos->v->table[XQ_PIECE_KIND(pos->board[from])][pos->side][from],
+                           &l, 0);
+    for (int i = 0; i < n; i++)
+        if (XQ_MOVE_TO(l.moves[i]) == to)
+            return pos_plain_move_is_legal(pos, XQ_MOVE(from, to));
+    return false;
+}
+
+/* The reasons of the turn rules (docs/variants/five-tigers.md): a mandatory second pawn move, a
+ * second sub-move that is not a pawn's, a piece that moves alone, a bad second sub-move. */
+static bool multi_explain(Position *pos, const char *text, char *why, size_t size)
+{
+    const Variant *v = pos->v;
+    if (pos->side != v->multi.side)
+        return false;
+    const char *s = text;
+    Point f1, t1, f2, t2;
+    if (pos->module[MS_MULTI_PENDING]) {
+        if (!strncmp(s, "0000", 4) && !s[4]) {
+            snprintf(why, size, "'%s': the second pawn move is mandatory (a pawn move is legal "
+                     "here)", text);
+            return true;
+        }
+        if (read_sub_move(v, &s, &f1, &t1) && pos->board[f1] &&
+            XQ_PIECE_SIDE(pos->board[f1]) == pos->side && !is_double_piece(pos, f1)) {
+            snprintf(why, size, "'%s': the second sub-move of a turn moves a %s", text,
+                     v->kinds[first_double_kind(v)].name);
+            return true;
+        }
+        return false;
+    }
+    if (!strncmp(s, "0000", 4) && !s[4]) {
+        snprintf(why, size, "'%s': the pass only ends a turn after its first pawn sub-move", text);
+        return true;
+    }
+    if (!read_sub_move(v, &s, &f1, &t1) || !pos->board[f1] || XQ_PIECE_SIDE(pos->board[f1]) != pos->side)
+        return false;
+    const char *pawn = v->kinds[first_double_kind(v)].name;
+    if (!is_double_piece(pos, f1)) {
+        if (*s != '+')
+            return false;
+        snprintf(why, size, "'%s': the %s moves alone; only a %s makes two sub-moves", text,
+                 v->kinds[XQ_PIECE_KIND(pos->board[f1])].name, pawn);
+        return true;
+    }
+    if (!sub_move_ok(pos, f1, t1)) {
+        move_explain_illegal(pos, f1, t1, text, why, size);
+        return true;
+    }
+    /* The first sub-move is fine: look at the second on the board it leaves. */
+    uint64_t key = pos->key;
+    uint8_t slot = 0;
+    Piece cap = pos_move_piece(pos, f1, t1, &slot);
+    pos->module[MS_MULTI_PENDING] = 1;
+    MoveList seconds;
+    int nsec = pos_generate_legal(pos, &seconds);
+    bool none = nsec == 1 && XQ_MOVE_FLAGS(seconds.moves[0]) == XQ_FLAG_PASS;
+    char example[32] = "";
+    if (!none && nsec > 0) {
+        char a[8], b[8], c[8], d[8];
+        variant_point_name(v, f1, a);
+        variant_point_name(v, t1, b);
+        variant_point_name(v, XQ_MOVE_FROM(seconds.moves[0]), c);
+        variant_point_name(v, XQ_MOVE_TO(seconds.moves[0]), d);
+        snprintf(example, sizeof example, "%s%s+%s%s", a, b, c, d);
+    }
+    bool done = true;
+    if (!*s || *s == ' ') {
+        if (!none)
+            snprintf(why, size, "'%s': the second pawn move is mandatory: give both, joined by '+' "
+                     "(e.g. %s)", text, example);
+        else
+            done = false;
+    } else if (*s != '+') {
+        snprintf(why, size, "'%s': unexpected '%s' after the move", text, s);
+    } else {
+        s++;
+        if (!read_sub_move(v, &s, &f2, &t2))
+            snprintf(why, size, "'%s': expected a second pawn move after '+' (e.g. %s)", text, example);
+        else if (pos->board[f2] && XQ_PIECE_SIDE(pos->board[f2]) == pos->side && !is_double_piece(pos, f2))
+            snprintf(why, size, "'%s': the second sub-move of a turn moves a %s", text, pawn);
+        else if (*s)
+            snprintf(why, size, "'%s': unexpected '%s' after the move", text, s);
+        else if (none)
+            snprintf(why, size, "'%s': no second pawn move is legal after %.4s: the first alone is "
+                     "the turn", text, text);
+        else
+            move_explain_illegal(pos, f2, t2, text, why, size);
+    }
+    pos->module[MS_MULTI_PENDING] = 0;
+    pos_unmove_piece(pos, f1, t1, cap, slot);
+    pos->key = key;
+    return done;
+}
+
 static bool multi_owns(uint8_t flags)
 {
     return flags == XQ_FLAG_PASS || (flags & XQ_FLAG_DOUBLE);
@@ -277,4 +398,5 @@ const RuleModule MOD_MULTIMOVE_MODULE = {
     .owns_flags = multi_owns,
     .is_legal = multi_is_legal,
     .move_text = multi_text,
+    .explain = multi_explain,
 };

@@ -161,6 +161,36 @@ static int reserve_held(const Position *pos, Side side, int kind)
     return kind == reserve_kind(pos->v) ? pos->module[MS_RESERVE + side] : 0;
 }
 
+/* "h9h9=C" that is no legal exchange: reserve empty, wrong piece or point, or the general left
+ * attacked. */
+static bool reserve_explain(Position *pos, const char *text, char *why, size_t size)
+{
+    const Variant *v = pos->v;
+    const char *eq = strchr(text, '=');
+    if (!eq)
+        return false;
+    const char *s = text;
+    Point a = variant_parse_point(v, &s), b = variant_parse_point(v, &s);
+    int k = reserve_kind(v);
+    Side us = pos->side;
+    int want = eq[1] && !eq[2] ? variant_find_kind_by_letter(v, eq[1]) : -1;
+    if (s != eq || a == XQ_NO_POINT || a != b || want != k)
+        snprintf(why, size, "'%s': an exchange is written with the point twice, '=' and %c (e.g. "
+                 "h9h9=%c)", text, v->kinds[k].letter, v->kinds[k].letter);
+    else if (!pos->board[a] || XQ_PIECE_SIDE(pos->board[a]) != us ||
+             !(v->reserve.exchange_kinds >> XQ_PIECE_KIND(pos->board[a]) & 1))
+        snprintf(why, size, "'%s': no piece of the side to move there that may be exchanged", text);
+    else if (!pos->module[MS_RESERVE + us])
+        snprintf(why, size, "'%s': no captured %s in the reserve to exchange for", text,
+                 v->kinds[k].name);
+    else if (!variant_in_zone(v, v->reserve.zone, us, a))
+        snprintf(why, size, "'%s': a piece is exchanged only on the points of zone %s", text,
+                 v->zones[v->reserve.zone].name);
+    else
+        snprintf(why, size, "'%s': leaves the own general attacked", text);
+    return true;
+}
+
 static bool reserve_owns(uint8_t flags)
 {
     return flags == XQ_FLAG_EXCHANGE;
@@ -189,6 +219,7 @@ const RuleModule MOD_RESERVE_MODULE = {
     .after_move = reserve_after,
     .owns_flags = reserve_owns,
     .move_text = reserve_text,
+    .explain = reserve_explain,
     .holdings = reserve_holdings,
     .held = reserve_held,
 };

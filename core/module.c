@@ -277,3 +277,11 @@ bool module_move_text(const Variant *v, Move m, char *buf, size_t size)
     owner->move_text(v, m, buf, size);
     return true;
 }
+
+bool module_explain_illegal(Position *pos, const char *text, char *why, size_t size)
+{
+    FOR_ENABLED(pos->v, mod)
+        if (mod->explain && mod->explain(pos, text, why, size))
+            return true;
+    return false;
+}

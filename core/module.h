@@ -77,6 +77,9 @@ typedef struct RuleModule {
      * pieces of one of them in a position. */
     int (*holdings)(const Variant *v, Holding *out, int n);
     int (*held)(const Position *pos, Side side, int kind);
+    /* A move text of the module's own notation that is no legal move: writes why into `why` and
+     * returns true; false if the text is not the module's to judge. */
+    bool (*explain)(Position *pos, const char *text, char *why, size_t size);
 } RuleModule;
 
 extern const RuleModule MOD_RESERVE_MODULE, MOD_CUBE_MODULE, MOD_MULTIMOVE_MODULE;
@@ -103,6 +106,8 @@ int module_count_legal(Position *pos);
 bool module_is_legal(Position *pos, Move m);
 bool module_royal_attacked(const Position *pos, Side side);
 const MoveTable *module_table(const Position *pos, int kind, Side side, Point from);
+/* Why a move text is not legal, by the module whose notation it is (RuleModule.explain). */
+bool module_explain_illegal(Position *pos, const char *text, char *why, size_t size);
 /* ICCS text of a flagged move (buf of at least 16 bytes); false if no module owns the flags. */
 bool module_move_text(const Variant *v, Move m, char *buf, size_t size);
 /* Plain-move legality by the board swap of pos_is_legal (no flags). */

@@ -3,8 +3,10 @@
 
 #include "hidden.h"
 #include "module.h"
+#include "seat.h"
 
 #include <ctype.h>
+#include <strings.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +38,82 @@ static bool same_move_text(const char *a, const char *b)
     }
 }
 
+/* The name of the piece on p for a reason: its kind, or what a face-down piece moves as. */
+static void piece_label(const Position *pos, Point p, char *buf, size_t size)
+{
+    const Variant *v = pos->v;
+    Piece pc = pos->board[p];
+    if (hidden_on(v) && hidden_is_down(v, pc)) {
+        int native = v->hidden.native[p];
+        if (native >= 0 && v->hidden.mode != HIDDEN_BANQI)
+            snprintf(buf, size, "face-down piece (moving as a %s)", v->kinds[native].name);
+        else
+            snprintf(buf, size, "face-down piece");
+        return;
+    }
+    snprintf(buf, size, "%s", v->kinds[XQ_PIECE_KIND(pc)].name);
+}
+
+void move_explain_illegal(Position *pos, Point from, Point to, const char *text, char *why, size_t size)
+{
+    const Variant *v = pos->v;
+    Piece pc = pos->board[from];
+    if (!pc) {
+        snprintf(why, size, "'%s': no piece on the from point", text);
+        return;
+    }
+    bool banqi_flip = hidden_on(v) && v->hidden.mode == HIDDEN_BANQI && hidden_is_down(v, pc);
+    if (XQ_PIECE_SIDE(pc) != pos->side && !banqi_flip) {
+        int colour = pos_seat_colour(pos, XQ_PIECE_SIDE(pc));
+        if (hidden_on(v) && hidden_is_down(v, pc))
+            snprintf(why, size, "'%s': the face-down piece on the from point stands on the "
+                     "opponent's half", text);
+        else if (colour == RED || colour == BLACK)
+            snprintf(why, size, "'%s': the piece on the from point belongs to %s, not the side to "
+                     "move", text, colour_name(colour));
+        else
+            snprintf(why, size, "'%s': the piece on the from point belongs to the %s, not the side "
+                     "to move", text, seat_name(XQ_PIECE_SIDE(pc)));
+        return;
+    }
+    char label[64];
+    piece_label(pos, from, label, sizeof label);
+    if (banqi_flip && from != to) {
+        snprintf(why, size, "'%s': a face-down piece does not move; it is flipped where it stands "
+                 "(e.g. %.2s%.2s)", text, text, text);
+        return;
+    }
+    MoveList pseudo;
+    pos_generate_pseudo(pos, &pseudo);
+    Move found = XQ_MOVE_NONE;
+    for (int i = 0; i < pseudo.count && found == XQ_MOVE_NONE; i++)
+        if (XQ_MOVE_FROM(pseudo.moves[i]) == from && XQ_MOVE_TO(pseudo.moves[i]) == to)
+            found = pseudo.moves[i];
+    if (found == XQ_MOVE_NONE) {
+        if (hidden_on(v) && v->hidden.mode != HIDDEN_JIEQI && hidden_is_down(v, pos->board[to]) &&
+            pos_piece_attacks(pos, from, to))
+            snprintf(why, size, "'%s': face-down pieces cannot be captured", text);
+        else
+            snprintf(why, size, "'%s': the %s cannot move there", text, label);
+        return;
+    }
+    if (!pos_is_legal(pos, found)) {
+        snprintf(why, size, "'%s': leaves the own general attacked", text);
+        return;
+    }
+    /* Pseudo-legal and safe, yet not legal: a rule the tables do not show. */
+    if (hidden_on(v) && pos_seat_colour(pos, RED) < 0) {
+        snprintf(why, size, "'%s': before a reveal has assigned the colours the first mover must "
+                 "reveal a piece", text);
+        return;
+    }
+    if (hidden_on(v) && v->hidden.mode != HIDDEN_JIEQI && hidden_is_down(v, pos->board[to])) {
+        snprintf(why, size, "'%s': face-down pieces cannot be captured", text);
+        return;
+    }
+    snprintf(why, size, "'%s' is not a legal move here", text);
+}
+
 /* Rule-module variants: the text must be one of the legal moves as move_to_iccs writes them. */
 static Move parse_module_move(Position *pos, const char *text, char *why, size_t why_size)
 {
@@ -49,15 +127,16 @@ static Move parse_module_move(Position *pos, const char *text, char *why, size_t
     }
     /* A camp piece leaving may be written without its letter ("@e5" for "R@e5", mod_camp.c)
      * when only one kind can land there. */
-    while (*text == ' ')
-        text++;
-    if (*text == '@') {
+    const char *t = text;
+    while (*t == ' ')
+        t++;
+    if (*t == '@') {
         Move found = XQ_MOVE_NONE;
         int n = 0;
         for (int i = 0; i < list.count; i++) {
             char buf[24];
             move_to_iccs(pos->v, list.moves[i], buf);
-            if (buf[0] && buf[1] == '@' && same_move_text(buf + 1, text)) {
+            if (buf[0] && buf[1] == '@' && same_move_text(buf + 1, t)) {
                 found = list.moves[i];
                 n++;
             }
@@ -65,7 +144,46 @@ static Move parse_module_move(Position *pos, const char *text, char *why, size_t
         if (n == 1)
             return found;
     }
-    snprintf(why, why_size, "'%s' is not a legal move here", text);
+    /* Why not: the module whose notation it is says so, else the plain part is judged. */
+    if (module_explain_illegal(pos, t, why, why_size))
+        return XQ_MOVE_NONE;
+    const char *s = t;
+    Point from = variant_parse_point(pos->v, &s);
+    if (*s == '-')
+        s++;
+    Point to = variant_parse_point(pos->v, &s);
+    if (from == XQ_NO_POINT || to == XQ_NO_POINT) {
+        snprintf(why, why_size, "'%s' is not a move on this board (expected e.g. h2e2)", text);
+        return XQ_MOVE_NONE;
+    }
+    /* A legal move followed by something else. */
+    for (int i = 0; i < list.count; i++) {
+        char buf[24];
+        move_to_iccs(pos->v, list.moves[i], buf);
+        size_t bl = strlen(buf);
+        if (strlen(t) > bl && !strncasecmp(t, buf, bl)) {
+            snprintf(why, why_size, "'%s': unexpected '%s' after the move %s", text, t + bl, buf);
+            return XQ_MOVE_NONE;
+        }
+    }
+    /* Legal moves between these points written otherwise: name them. */
+    char alts[160] = "";
+    size_t n = 0;
+    int nalts = 0;
+    for (int i = 0; i < list.count; i++) {
+        if (XQ_MOVE_FROM(list.moves[i]) != from || XQ_MOVE_TO(list.moves[i]) != to)
+            continue;
+        char buf[24];
+        move_to_iccs(pos->v, list.moves[i], buf);
+        if (nalts++ < 4 && n < sizeof alts)
+            n += (size_t)snprintf(alts + n, sizeof alts - n, "%s%s", n ? ", " : "", buf);
+    }
+    if (nalts) {
+        snprintf(why, why_size, "'%s' is not legal here; written with these points: %s%s", text, alts,
+                 nalts > 4 ? ", ..." : "");
+        return XQ_MOVE_NONE;
+    }
+    move_explain_illegal(pos, from, to, text, why, why_size);
     return XQ_MOVE_NONE;
 }
 
@@ -73,7 +191,7 @@ Move move_parse(Position *pos, const char *text, char *why, size_t why_size)
 {
     const Variant *v = pos->v;
     if (hidden_on(v))
-        return hidden_parse_move(pos, text, why, why_size); /* reveal suffixes, RULES.md 2-5 */
+        return hidden_parse_move(pos, text, why, why_size); /* reveal suffixes (hidden.h) */
     if (v->modules)
         return parse_module_move(pos, text, why, why_size);
     const char *s = text;
@@ -85,36 +203,20 @@ Move move_parse(Position *pos, const char *text, char *why, size_t why_size)
     Point to = variant_parse_point(v, &s);
     while (*s == ' ')
         s++;
-    if (from == XQ_NO_POINT || to == XQ_NO_POINT || *s) {
+    if (from == XQ_NO_POINT || to == XQ_NO_POINT) {
         snprintf(why, why_size, "'%s' is not a move on this board (expected e.g. h2e2)", text);
+        return XQ_MOVE_NONE;
+    }
+    if (*s) {
+        snprintf(why, why_size, "'%s': unexpected '%s' after the move", text, s);
         return XQ_MOVE_NONE;
     }
     Move m = XQ_MOVE(from, to);
     Piece pc = pos->board[from];
-    if (!pc) {
-        snprintf(why, why_size, "'%s': no piece on the from point", text);
-        return XQ_MOVE_NONE;
-    }
-    if (XQ_PIECE_SIDE(pc) != pos->side) {
-        snprintf(why, why_size, "'%s': the piece on the from point belongs to %s, not the side "
-                 "to move", text, XQ_PIECE_SIDE(pc) == RED ? "red" : "black");
-        return XQ_MOVE_NONE;
-    }
-    MoveList pseudo;
-    pos_generate_pseudo(pos, &pseudo);
-    bool found = false;
-    for (int i = 0; i < pseudo.count; i++)
-        found |= pseudo.moves[i] == m;
-    if (!found) {
-        snprintf(why, why_size, "'%s': the %s cannot move there", text,
-                 v->kinds[XQ_PIECE_KIND(pc)].name);
-        return XQ_MOVE_NONE;
-    }
-    if (!pos_is_legal(pos, m)) {
-        snprintf(why, why_size, "'%s': leaves the own general attacked", text);
-        return XQ_MOVE_NONE;
-    }
-    return m;
+    if (pc && XQ_PIECE_SIDE(pc) == pos->side && pos_move_is_legal(pos, m))
+        return m;
+    move_explain_illegal(pos, from, to, text, why, why_size);
+    return XQ_MOVE_NONE;
 }
 
 /* ---- WXF -----------------------------------------------------------------------------------

@@ -11,6 +11,12 @@ void move_to_iccs(const Variant *v, Move m, char *buf);
  * Returns the move, or XQ_MOVE_NONE with *why set ("not a move", "illegal: ..."). */
 Move move_parse(Position *pos, const char *text, char *why, size_t why_size);
 
+/* Writes into why the reason the move from `from` to `to` (written `text`) is not legal here: no
+ * piece there, the opponent's piece, "the horse cannot move there", "leaves the own general
+ * attacked", face-down pieces cannot be captured, ... For the move parsers (rule modules add the
+ * reasons of their own notation). */
+void move_explain_illegal(Position *pos, Point from, Point to, const char *text, char *why, size_t size);
+
 /* Writes a move of standard xiangqi in WXF notation ("C2.5", "H8+7", "R+.3") into buf (at
  * least 8 bytes). The move must be legal in pos. Returns 0, or -1 if the variant's pieces do not
  * map onto WXF letters. */

@@ -2,6 +2,7 @@
 #include "variant.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ typedef struct Atom {
     int line;
 } Atom;
 
-enum { MAX_ATOMS = 8 };
+enum { MAX_ATOMS = 8, PIECE_VALUE_MAX = 1000 };
 
 typedef struct KindDef {
     int natoms;
@@ -561,6 +562,10 @@ static int load_pieces(Variant *v, KindDef *defs, const IniFile *ini, const char
             pk->value = strtod(e->value, &end);
             if (*end || end == e->value)
                 return fail(err, name, e->line, "value must be a number, not '%s'", e->value);
+            /* Values seed the evaluation and the tuner: a NaN or infinity would poison both. */
+            if (!isfinite(pk->value) || pk->value < 0 || pk->value > PIECE_VALUE_MAX)
+                return fail(err, name, e->line, "value must be a number from 0 to 1000 (pawn "
+                            "units), not '%s'", e->value);
         } else if (!strcmp(e->key, "stand")) {
             int z = variant_find_zone(v, e->value);
             if (z < 0)
@@ -657,7 +662,58 @@ static int load_powered(Variant *v, KindDef *pdefs, const IniFile *ini, const ch
     return 0;
 }
 
+/* ---- one value per key ------------------------------------------------------------------- */
+
+/* Keys that may be given more than once in a section: a piece's moves, the board's points and
+ * lines, the camp's entry gates. */
+static bool key_repeats(const char *section, const char *key)
+{
+    if (!strncmp(section, "piece ", 6) || !strncmp(section, "powered ", 8))
+        return !strcmp(key, "step") || !strcmp(key, "slide") || !strcmp(key, "hop") ||
+               !strcmp(key, "leap");
+    if (!strcmp(section, "board"))
+        return !strcmp(key, "grid") || !strcmp(key, "lines") || !strcmp(key, "points");
+    return !strcmp(section, "camp") && !strcmp(key, "enter");
+}
+
+/* A section or a key given twice is refused: the second would silently win. */
+static int check_unique(const IniFile *ini, const char *name, XqError *err)
+{
+    for (int i = 0; i < ini->count; i++) {
+        const IniEntry *e = &ini->entries[i];
+        for (int j = 0; j < i; j++) {
+            const IniEntry *d = &ini->entries[j];
+            if (strcmp(d->section, e->section))
+                continue;
+            if (d->section_line != e->section_line) {
+                char msg[XQ_MSG_MAX];
+                snprintf(msg, sizeof msg, "section [%.60s] is given twice (first on line %d): "
+                         "merge the two", e->section, d->section_line);
+                return fail(err, name, e->section_line, "%s", msg);
+            }
+            if (!strcmp(d->key, e->key) && !key_repeats(e->section, e->key)) {
+                char msg[XQ_MSG_MAX];
+                snprintf(msg, sizeof msg, "key '%.40s' is given twice in [%.60s] (first on line %d)",
+                         e->key, e->section, d->line);
+                return fail(err, name, e->line, "%s", msg);
+            }
+        }
+    }
+    return 0;
+}
+
 /* ---- rules and variant section ------------------------------------------------------------ */
+
+/* The name becomes part of default output paths (runs/NAME/...): a plain file name only. */
+static bool plain_name(const char *s)
+{
+    if (!isalnum((unsigned char)s[0]))
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
+            return false;
+    return true;
+}
 
 static int load_rules(Variant *v, const IniFile *ini, const char *name, XqError *err)
 {
@@ -672,9 +728,13 @@ static int load_rules(Variant *v, const IniFile *ini, const char *name, XqError 
     for (int i = 0; i < ini->count; i++) {
         const IniEntry *e = &ini->entries[i];
         if (!strcmp(e->section, "variant")) {
-            if (!strcmp(e->key, "name"))
+            if (!strcmp(e->key, "name")) {
+                if (!plain_name(e->value) || strlen(e->value) >= sizeof v->name)
+                    return fail(err, name, e->line, "name must be a plain file name of at most 31 "
+                                "letters, digits, '-', '_' and '.' starting with a letter or digit, "
+                                "not '%s' (it becomes part of output paths)", e->value);
                 snprintf(v->name, sizeof v->name, "%s", e->value);
-            else if (!strcmp(e->key, "description"))
+            } else if (!strcmp(e->key, "description"))
                 snprintf(v->description, sizeof v->description, "%s", e->value);
             else if (!strcmp(e->key, "start")) {
                 snprintf(v->start_fen, sizeof v->start_fen, "%s", e->value);
@@ -1103,7 +1163,7 @@ Variant *variant_load_text(const char *text, const char *name, XqError *err)
         goto error;
     }
     strcpy(v->text, text);
-    if (ini_parse(&ini, text, name, err) < 0)
+    if (ini_parse(&ini, text, name, err) < 0 || check_unique(&ini, name, err) < 0)
         goto error;
     if (load_board(v, &ini, name, err) < 0 || load_zones(v, &ini, name, err) < 0 ||
         load_rules(v, &ini, name, err) < 0 || load_pieces(v, defs, &ini, name, err) < 0)

@@ -607,7 +607,21 @@ static void variant_errors_name_the_line(void **state)
     expect_variant_error(16, "speed = 3", 16, "unknown piece key 'speed'");
     expect_variant_error(12, "royal = perhaps", 12, "royal must be yes or no");
     expect_variant_error(12, "value = lots", 12, "value must be a number");
-    expect_variant_error(14, "[piece king]", 15, "piece 'king' declared twice");
+    /* Nothing given twice silently wins: sections and keys (a piece's moves excepted). */
+    expect_variant_error(14, "[piece king]", 14, "section [piece king] is given twice (first on line 10)");
+    expect_variant_error(8, "[rules]", 17, "section [rules] is given twice (first on line 8)");
+    expect_variant_error(12, "letter = R", 12, "key 'letter' is given twice in [piece king] (first on line 11)");
+    expect_variant_error(6, "files = 4", 6, "key 'files' is given twice in [board] (first on line 5)");
+    /* Piece values seed the evaluation: finite, 0 to 1000. */
+    expect_variant_error(12, "value = nan", 12, "value must be a number from 0 to 1000");
+    expect_variant_error(12, "value = inf", 12, "value must be a number from 0 to 1000");
+    expect_variant_error(12, "value = 1e300", 12, "value must be a number from 0 to 1000");
+    expect_variant_error(12, "value = -2", 12, "value must be a number from 0 to 1000");
+    /* The name becomes part of output paths. */
+    expect_variant_error(2, "name = ../../x", 2, "name must be a plain file name");
+    expect_variant_error(2, "name = my variant", 2, "name must be a plain file name");
+    expect_variant_error(2, "name = .hidden", 2, "name must be a plain file name");
+    expect_variant_error(2, "name = a-name-that-is-longer-than-thirty-one", 2, "name must be a plain file name");
     expect_variant_error(14, "[pieces]", 15, "piece sections are written [piece NAME]");
     expect_variant_error(17, "[house rules]", 18, "unknown section [house rules]");
     expect_variant_error(18, "flying = file", 18, "unknown rule 'flying'");
@@ -751,7 +765,7 @@ static void iccs_parse(void **state)
     const char *start = xq->start_fen;
     expect_parse_error(start, "z9z9", "is not a move on this board");
     expect_parse_error(start, "h2", "is not a move on this board");
-    expect_parse_error(start, "h2e2x", "is not a move on this board");
+    expect_parse_error(start, "h2e2x", "unexpected 'x' after the move");
     expect_parse_error(start, "e5e6", "no piece on the from point");
     expect_parse_error(start, "h7e7", "belongs to black");
     expect_parse_error(start, "h0h1", "the horse cannot move there");

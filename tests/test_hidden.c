@@ -879,6 +879,51 @@ static void seat_and_colour_of_results(void **state)
     free(pos);
 }
 
+/* Positions the hidden-piece rules cannot reach are refused, naming what is wrong. */
+static void expect_refused(const char *name, const char *fen, const char *fragment)
+{
+    Variant *v = test_load_variant(name);
+    Position *pos = new_pos();
+    XqError err;
+    memset(&err, 0, sizeof err);
+    if (pos_set_fen(pos, v, fen, &err) == 0)
+        fail_msg("%s: '%s' was accepted", name, fen);
+    if (!strstr(err.message, fragment))
+        fail_msg("%s: '%s': \"%s\" does not contain \"%s\"", name, fen, err.message, fragment);
+    variant_free(v);
+    free(pos);
+}
+
+static void hidden_fen_refusals(void **state)
+{
+    (void)state;
+    /* jieqi: the generals start face up, so none is in a pool; pools and face-up pieces
+     * together hold at most the set; face-down pieces stand on their own start points. */
+    expect_refused("jieqi", "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1 "
+                   "[hidden:K1A2B2N2R2C2P5a2b2n2r2c2p5]", "2 red generals");
+    expect_refused("jieqi", "4k4/9/9/9/9/9/9/9/9/RRRK5 w - - 0 1 [hidden:R1]", "4 red chariots");
+    expect_refused("jieqi", "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/X8/2X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1 "
+                   "[hidden:A2B2N2R2C2P5a2b2n2r2c2p5]", "'X' on a4: a face-down piece stands on one "
+                   "of its own side's start points");
+    expect_refused("jieqi", "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXKXXXXX w - - 0 1 "
+                   "[hidden:A2B2N2R2C2P5a2b2n2r2c2p5]", "'X' on e0");
+    expect_refused("jieqi", "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/x1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1 "
+                   "[hidden:A2B2N2R2C2P5a2b2n2r2c2p5]", "'x' on a3");
+    expect_refused("jieqi", "4k4/9/9/9/9/9/9/9/9/4KY3 w - - 0 1 [hidden:-]", "1 red veiled advisor");
+    /* banqi: face-down pieces are written X; a general face up and one in the pool are two. */
+    expect_refused("banqi", "XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXx w - - 0 1 "
+                   "[hidden:K1A2B2R2N2C2P5k1a2b2r2n2c2p5/-]", "face-down pieces are written X");
+    expect_refused("banqi", "8/8/8/KX6 w - - 0 1 [hidden:K1/r]", "2 red generals");
+    expect_refused("banqi-hp", "8/8/8/AX6 w - - 0 1 [hidden:A2/r/60/60]", "3 red advisors");
+    /* jieqi-folk: the letter of a face-down piece names the half it stands on. */
+    expect_refused("jieqi-folk", "xxxxxxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXxXXXX w - - 0 1 "
+                   "[hidden:K1A2B2N2R2C2P5k1a2b2n2r2c2p5/-]", "'x' on e0");
+    expect_refused("jieqi-folk", "xxxxxxxxx/9/1x5x1/x1x1x1x1x/9/X8/2X1X1X1X/1X5X1/9/XXXXXXXXX w - - 0 1 "
+                   "[hidden:K1A2B2N2R2C2P5k1a2b2n2r2c2p5/-]", "'X' on a4");
+    /* Any bracketed field once. */
+    expect_refused("banqi", "8/8/8/KX6 w - - 0 1 [hidden:r1/r] [hidden:r1/r]", "given twice");
+}
+
 static void folk_perft_and_colour(void **state)
 {
     (void)state;
@@ -1379,6 +1424,7 @@ int main(void)
         cmocka_unit_test(jieqi_revealed_pawn_keeps_pawn_rules),
         cmocka_unit_test(jieqi_pool_fen_round_trip),
         cmocka_unit_test(seat_and_colour_of_results),
+        cmocka_unit_test(hidden_fen_refusals),
         cmocka_unit_test(folk_perft_and_colour),
         cmocka_unit_test(folk_face_down_not_capturable),
         cmocka_unit_test(folk_face_down_capture_stands),

@@ -146,6 +146,22 @@ static void camp_state_fen_key_undo(void **state)
 }
 
 /* No direct crossing except chariots and cannons on the edge files. */
+/* The camp holds pieces that exist: with both chariots on the board no chariot is in the camp. */
+static void camp_contents_within_the_set(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("river-camp");
+    XqError err;
+    test_set_fen(&pos, v, "4k4/9/9/9/4p4/4P4/2N3P2/9/9/R3K4 w - - 0 1 [camp:R/]");
+    assert_int_equal(pos_set_fen(&pos, v, "4k4/9/9/9/4p4/4P4/2N3P2/9/9/R3K3R w - - 0 1 [camp:R/]",
+                                 &err), -1);
+    assert_non_null(strstr(err.message, "3 red chariots (on the board and held off it), but the rule set has 2"));
+    assert_int_equal(pos_set_fen(&pos, v, "4k4/9/9/9/4p4/4P4/2N3P2/9/9/R3K4 w - - 0 1 [camp:PPP/ppp] "
+                                 "[camp:/]", &err), -1);
+    assert_non_null(strstr(err.message, "given twice"));
+    variant_free(v);
+}
+
 static void camp_no_direct_crossing(void **state)
 {
     (void)state;
@@ -471,6 +487,7 @@ int main(void)
         cmocka_unit_test(camp_entry_conditions),
         cmocka_unit_test(camp_capacity_and_leaving),
         cmocka_unit_test(camp_state_fen_key_undo),
+        cmocka_unit_test(camp_contents_within_the_set),
         cmocka_unit_test(camp_no_direct_crossing),
         cmocka_unit_test(camp_crossed_pawn),
         cmocka_unit_test(camp_back_area),

@@ -72,6 +72,38 @@ expect_run seat-colour 0 'status: win for black, the first mover (no pieces left
     -v banqi --fen '8/8/8/rP6 b - - 0 1 [hidden:-/b]' --moves 'a0b0'
 expect_run seat-colour-json 0 '{"variant": "banqi", "plies": 1, "fen": "8/8/8/1r6 w - - 0 1 [hidden:-/b]", "status": "win for black, the first mover (no pieces left)", "result": "black", "reason": "no pieces left", "winner_seat": "first mover", "first_mover_colour": "black"}' -- \
     -v banqi --json --fen '8/8/8/rP6 b - - 0 1 [hidden:-/b]' --moves 'a0b0'
+# Illegal moves of the rule-module variants get their reason.
+expect_run tigers-second-mandatory 1 "xqlab play: move 1: 'e3e4': the second pawn move is mandatory: give both, joined by '+' (e.g. e3e4+a3a4)" -- \
+    -v five-tigers --moves 'e3e4'
+expect_run tigers-second-not-pawn 1 "xqlab play: move 1: 'e3e4+e0e1': the second sub-move of a turn moves a pawn" -- \
+    -v five-tigers --moves 'e3e4+e0e1'
+expect_run tigers-alone 1 "xqlab play: move 1: 'd0e1+e3e4': the advisor moves alone; only a pawn makes two sub-moves" -- \
+    -v five-tigers --moves 'd0e1+e3e4'
+expect_run tigers-bad-second 1 "xqlab play: move 1: 'e3e4+e4e6': the pawn cannot move there" -- \
+    -v five-tigers --moves 'e3e4+e4e6'
+expect_run tigers-pass 1 "xqlab play: move 1: '0000': the pass only ends a turn after its first pawn sub-move" -- \
+    -v five-tigers --moves '0000'
+expect_run cube-opposite 1 "xqlab play: move 1: 'e0e0^P': the pawn face is opposite the top; a roll brings up one of the four faces next to it" -- \
+    -v cube --moves 'e0e0^P'
+expect_run cube-twice 1 "xqlab play: move 3: 'e0e0^A': the general rolled on the last own turn; no two rolls in a row" -- \
+    -v cube --moves 'e0e0^N e9e9^N e0e0^A'
+expect_run mixed-no-reserve 1 "xqlab play: move 1: 'h2h2=C': no captured cannon in the reserve to exchange for" -- \
+    -v mixed --moves 'h2h2=C'
+expect_run camp-blocked 1 "xqlab play: move 1: 'b0@': the horse could not cross the river from here (its way to the river is blocked)" -- \
+    -v river-camp --moves 'b0@'
+expect_run camp-empty 1 "xqlab play: move 1: 'R@e5': no chariot in the camp of the side to move" -- \
+    -v river-camp --moves 'R@e5'
+expect_run tuoqi-no-pattern 1 "xqlab play: move 1: 'b1b8@b9': the chariot cannot displace onto b8 (it must land on an enemy piece by its displacement pattern, and that piece must have a move)" -- \
+    -v tuoqi --moves 'b1b8@b9'
+expect_run trailing-module 1 "xqlab play: move 1: 'f4f5PP': unexpected 'PP' after the move f4f5" -- \
+    -v tuoqi --moves 'f4f5PP'
+expect_run trailing-reveal 1 "xqlab play: move 1: 'a3a4PP': unexpected 'P' after the move" -- \
+    -v jieqi --moves 'a3a4PP'
+expect_run reveal-not-in-pool 1 "xqlab play: move 1: 'a3a4K': no red general is left in the unrevealed pool" -- \
+    -v jieqi --moves 'a3a4K'
+expect_run banqi-face-down-moves 1 "xqlab play: move 1: 'a0a1': a face-down piece does not move; it is flipped where it stands (e.g. a0a0)" -- \
+    -v banqi --moves 'a0a1'
+expect_run trailing-plain 1 "xqlab play: move 1: 'h2e2x': unexpected 'x' after the move" -- --moves 'h2e2x'
 expect_run unknown-option 2 "xqlab play: unknown option '--frobnicate' (xqlab play --help lists the options)" -- --frobnicate
 expect_run missing-value 2 'xqlab play: --moves needs a value' -- --moves
 expect_run help 0 '' -- --help
