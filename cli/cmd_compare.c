@@ -262,6 +262,7 @@ typedef struct Comparison {
     bool hidden;                 /* a side's colours are assigned in the game: results by seat */
     bool with_colour, with_pairs;
     double games_needed;         /* per side, for the observed score difference (0: no difference) */
+    double draw_games_needed;    /* ... for the observed draw-rate difference */
     double detect_score;         /* smallest score difference these games detect (5%, 80% power) */
     double detect_draws;         /* ... draw-rate difference */
     bool apart;
@@ -295,9 +296,9 @@ static void compare(const CompareSide *a, const CompareSide *b, Comparison *c)
     c->detect_score = detectable(va, na, vb, nb);
     double da = a->r.draws.mean, db = b->r.draws.mean;
     c->detect_draws = detectable(da * (1 - da), na, db * (1 - db), nb);
+    c->draw_games_needed = stats_games_needed(c->draws.diff, da * (1 - da), db * (1 - db));
     c->apart = (na && nb) && (c->score.p < 0.05 || c->draws.p < 0.05);
     const char *score_name = c->hidden ? "first mover's score" : "red score";
-    double n = (double)(na < nb ? na : nb);
     if (!na || !nb) {
         snprintf(c->verdict, sizeof c->verdict, "verdict: no games on one side: nothing to compare");
     } else if (c->score.p < 0.05 && c->draws.p < 0.05) {
@@ -313,18 +314,20 @@ static void compare(const CompareSide *a, const CompareSide *b, Comparison *c)
                  100 * (by_score ? c->score.diff : c->draws.diff), by_score ? c->score.p : c->draws.p,
                  by_score ? "draw rate" : score_name, 100 * (by_score ? c->draws.diff : c->score.diff),
                  by_score ? c->draws.p : c->score.p);
-    } else if (c->score.diff == 0) {
-        snprintf(c->verdict, sizeof c->verdict,
-                 "verdict: the data cannot tell A and B apart (score p = %.3g, draw rate p = %.3g)", c->score.p,
-                 c->draws.p);
     } else {
-        double more = c->games_needed - n;
+        /* Neither differs significantly: what the observed differences would cost to establish. */
         char g1[32], g2[32];
-        snprintf(c->verdict, sizeof c->verdict,
-                 "verdict: the data cannot tell A and B apart (score p = %.3g, draw rate p = %.3g); a score "
-                 "difference of %.1f points would need about %s games per side (%s more)", c->score.p, c->draws.p,
-                 100 * fabs(c->score.diff), results_count_text(ceil(c->games_needed), g1, sizeof g1),
-                 results_count_text(more > 0 ? ceil(more) : 0.0, g2, sizeof g2));
+        size_t used = (size_t)snprintf(c->verdict, sizeof c->verdict,
+                                       "verdict: the data cannot tell A and B apart (score p = %.3g, draw rate p = "
+                                       "%.3g)", c->score.p, c->draws.p);
+        if (c->score.diff != 0 && used < sizeof c->verdict)
+            used += (size_t)snprintf(c->verdict + used, sizeof c->verdict - used, "; a score difference of %.1f "
+                                     "points would need about %s games per side", 100 * fabs(c->score.diff),
+                                     results_count_text(ceil(c->games_needed), g1, sizeof g1));
+        if (c->draws.diff != 0 && used < sizeof c->verdict)
+            snprintf(c->verdict + used, sizeof c->verdict - used, "%s a draw-rate difference of %.1f points about %s",
+                     c->score.diff != 0 ? "," : ";", 100 * fabs(c->draws.diff),
+                     results_count_text(ceil(c->draw_games_needed), g2, sizeof g2));
     }
 }
 
@@ -408,6 +411,8 @@ static void print_json(FILE *out, const CompareSide *a, const CompareSide *b, co
     }
     fprintf(out, ", \"distinguishable\": %s, \"games_needed_per_side\": ", c->apart ? "true" : "false");
     json_number(out, ceil(c->games_needed));
+    fprintf(out, ", \"draw_games_needed_per_side\": ");
+    json_number(out, ceil(c->draw_games_needed));
     fprintf(out, ", \"detectable_score_difference\": ");
     json_number(out, c->detect_score);
     fprintf(out, ", \"detectable_draw_rate_difference\": ");
@@ -469,9 +474,11 @@ static void print_text(FILE *out, const CompareSide *a, const CompareSide *b, co
         fprintf(out, "the same weights on the %d features both rule sets have (A: %s; B: %s)\n", d->eval_shared,
                 d->weights_a, d->weights_b);
     if (allowed && (d->settings_differ || d->evaluation_differ))
-        fprintf(out, "%sWARNING: --allow-different-settings: the %s differ, so B - A below mixes the rule change "
-                "with a change of the player\n", md ? "\n**" : "\n", d->settings_differ && d->evaluation_differ
-                ? "search settings and the evaluation" : d->settings_differ ? "search settings" : "evaluations");
+        fprintf(out, "\n%sWARNING: --allow-different-settings: the %s differ, so B - A below %s%s\n", md ? "**" : "",
+                d->settings_differ && d->evaluation_differ ? "search settings and the evaluation"
+                : d->settings_differ ? "search settings" : "evaluations",
+                d->rules.count ? "mixes the rule change with a change of the player"
+                               : "measures a change of the player, not of the rules", md ? "**" : "");
     fprintf(out, "\n");
     if (md)
         fprintf(out, "| measure | A | B | B - A | 95%% CI | p |\n|---|---:|---:|---:|---:|---:|\n");
@@ -768,9 +775,10 @@ int cmd_compare(int argc, char **argv)
     }
     if (allow && (d->settings_differ || d->evaluation_differ))
         fprintf(stderr, "xqlab compare: WARNING: %s%s%s differ between A and B (--allow-different-settings): the "
-                "comparison mixes the rule change with a change of the player\n",
-                d->settings_differ ? "the search settings" : "", d->settings_differ && d->evaluation_differ ? " and " : "",
-                d->evaluation_differ ? "the evaluation" : "");
+                "comparison %s\n", d->settings_differ ? "the search settings" : "",
+                d->settings_differ && d->evaluation_differ ? " and " : "", d->evaluation_differ ? "the evaluation" : "",
+                d->rules.count ? "mixes the rule change with a change of the player"
+                               : "measures a change of the player, not of the rules");
     Comparison c;
     compare(a, b, &c);
     if (format == FORMAT_JSON)

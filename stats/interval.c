@@ -32,7 +32,7 @@ static double multiplier_equation(const double *q, const double *x, int k, doubl
  * when the multiplier would reach the end of its range (lambda = 1/mu: all observed values lie
  * high for mean mu, or -1/(1 - mu)), the rest of the mass goes to the unobserved value 0 (or 1),
  * the only other place the Karush-Kuhn-Tucker conditions allow. */
-static double restricted_variance(const double *q, const double *x, int k, double mu)
+static double restricted_variance(const double *q, const double *x, int k, double mu, double *guess)
 {
     double lambda_lo = -1 / (1 - mu), lambda_hi = 1 / mu, slope;
     double lambda;
@@ -45,7 +45,8 @@ static double restricted_variance(const double *q, const double *x, int k, doubl
         /* Newton's method inside the bracket [lo, hi] where g changes sign, bisecting when a step
          * leaves it. */
         double lo = lambda_lo, hi = lambda_hi;
-        lambda = 0;
+        /* The previous mean's multiplier is a close start (the ends are found by bisection). */
+        lambda = *guess > lo && *guess < hi ? *guess : 0;
         for (int it = 0; it < 200; it++) {
             double g = multiplier_equation(q, x, k, mu, lambda, &slope);
             if (g == 0)
@@ -57,11 +58,12 @@ static double restricted_variance(const double *q, const double *x, int k, doubl
             double next = slope < 0 ? lambda - g / slope : 0.5 * (lo + hi);
             if (!(next > lo && next < hi))
                 next = 0.5 * (lo + hi);
-            bool done = fabs(next - lambda) <= 1e-15 * (1 + fabs(lambda));
+            bool done = fabs(next - lambda) <= 1e-13 * (1 + fabs(lambda));
             lambda = next;
             if (done)
                 break;
         }
+        *guess = lambda;
     }
     double var = 0, mass = 0;
     for (int i = 0; i < k; i++) {
@@ -118,12 +120,14 @@ void interval_categorical(const double *counts, const double *values, int k, dou
                 out->hi = mean;
             continue;
         }
-        for (int it = 0; it < 60; it++) {
+        double guess = 0;
+        /* 1e-10 is far below the 0.1-point precision anything prints. */
+        for (int it = 0; it < 60 && fabs(outside - inside) > 1e-10; it++) {
             double mu = 0.5 * (inside + outside);
             if (mu <= 0 || mu >= 1 || mu == inside || mu == outside)
                 break;
             double d = mean - mu;
-            if (n * d * d <= z2 * restricted_variance(q, values, k, mu))
+            if (n * d * d <= z2 * restricted_variance(q, values, k, mu, &guess))
                 inside = mu;
             else
                 outside = mu;

@@ -57,6 +57,11 @@ def labels(d):
     return "red (first mover)", "black (second mover)", "red's"
 
 
+def short(text):
+    """Paths in a text shortened to their file names (legends and titles stay readable)."""
+    return " ".join(os.path.basename(w) if "/" in w else w for w in text.split(" "))
+
+
 def finish(fig, title):
     lines = title.count("\n") + 1
     fig.suptitle(title, fontsize="large")
@@ -105,7 +110,7 @@ def plot_report(d, canvas):
     a2.text(0.02, 0.98, "these games detect an advantage\nof %.1f points or more (95%%)" % pct(d["resolution"]),
             transform=a2.transAxes, va="top", fontsize="small",
             bbox={"boxstyle": "round", "facecolor": "white", "alpha": 0.8})
-    finish(fig, "%s: balance of %d games (%s)" % (d["variant"], n, ", ".join(d["files"])))
+    finish(fig, "%s: balance of %d games (%s)" % (d["variant"], n, ", ".join(os.path.basename(f) for f in d["files"])))
     out.append(("score.png", fig))
 
     # lengths.png: the length histogram stacked by outcome, the length cap marked.
@@ -210,7 +215,7 @@ def plot_compare(d, canvas):
         vals = [r[1][k] for r in rows]
         ivs = [r[2][k] for r in rows]
         ax.bar(xs, [pct(v) for v in vals], width=width * 0.95, color=SIDE_COLOURS[k], yerr=err_bars(vals, ivs),
-               capsize=8, label="%s: %s, %d games (%s)" % (name, side["variant"], side["games"], side["source"]))
+               capsize=8, label="%s: %s, %d games (%s)" % (name, side["variant"], side["games"], short(side["source"])))
         for x, v in zip(xs, vals):
             ax.annotate("%.1f%%" % pct(v), (x, 0), textcoords="offset points", xytext=(0, 6), ha="center",
                         color="white", fontweight="bold")
