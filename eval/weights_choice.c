@@ -279,12 +279,22 @@ void weights_describe(const WeightsChoice *c, const Evaluator *e, char *buf, siz
         snprintf(buf + used, size - used, ")");
         return;
     }
+    /* The defaults that are not 0 (a new piece's value) by name, the zeros by number. */
     char defaults[WEIGHTS_NAMES_MAX] = "";
+    int zeros = 0;
     for (int i = 0; i < nf; i++)
         if (!c->fit.names_feature[i]) {
+            if (eval_weight(e, i) == 0) {
+                zeros++;
+                continue;
+            }
             char item[160];
             snprintf(item, sizeof item, "%s = %g", eval_feature_name(e, i), eval_weight(e, i));
             list_append(defaults, sizeof defaults, item);
         }
-    snprintf(buf + used, size - used, "; the other %d keep their defaults: %s)", nf - c->fit.matched, defaults);
+    char zero_text[64] = "";
+    if (zeros)
+        snprintf(zero_text, sizeof zero_text, "%s%d at 0", defaults[0] ? "; " : "", zeros);
+    snprintf(buf + used, size - used, "; the other %d keep their defaults: %s%s)", nf - c->fit.matched, defaults,
+             zero_text);
 }

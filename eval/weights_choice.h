@@ -62,8 +62,9 @@ int weights_choose(const Variant *v, const char *weights_dir, const char *varian
 int weights_effective(const Evaluator *bare, const char *text, const char *name, double *out, XqError *err);
 
 /* The choice in one line, for run summaries and logs, e.g. "configs/weights/xiangqi.ini (nearest
- * shipped weights: names 29 of the 34 features of sniper; the other 5 keep their defaults:
- * material.sniper = 4.5, zone.sniper.palace = 0, ...)". `e` is the evaluator built with the
+ * shipped weights: names 29 of the 563 features; the other 534 keep their defaults:
+ * material.sniper = 4.5; 533 at 0)": the non-zero defaults by name, the zeros counted. `e` is the
+ * evaluator built with the
  * choice (for the default values; the same rule set as the fit). */
 void weights_describe(const WeightsChoice *c, const Evaluator *e, char *buf, size_t size);
 

@@ -126,7 +126,7 @@ XQV="$SRC/configs/variants/xiangqi.ini"
 grep -Eq '^rules +2 lines of A, 2 of B differ' "$WORK/play.out" && ok "compare-play-rules" || fail "compare-play-rules: $(head -20 "$WORK/play.out")"
 grep -Eq '^ +A line [0-9]+ +name = xiangqi$' "$WORK/play.out" && grep -Eq '^ +B line [0-9]+ +stalemate = draw$' "$WORK/play.out" \
     && ok "compare-play-diff-lines" || fail "compare-play-diff-lines: $(head -20 "$WORK/play.out")"
-grep -Eq '^evaluation +the same weights on the 29 features both rule sets have \(A: .*xiangqi\.ini; B: .*xiangqi\.ini\)' "$WORK/play.out" \
+grep -Eq '^evaluation +the same weights on the [0-9]+ features both rule sets have \(A: .*xiangqi\.ini; B: .*xiangqi\.ini\)' "$WORK/play.out" \
     && ok "compare-play-same-weights" || fail "compare-play-same-weights: $(grep evaluation "$WORK/play.out")"
 grep -Eq '^settings +the same search settings and budgets' "$WORK/play.out" && ok "compare-play-same-settings" || fail "compare-play-same-settings"
 grep -Eq '^verdict: ' "$WORK/play.out" && ok "compare-play-verdict" || fail "compare-play-verdict"
