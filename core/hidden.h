@@ -1,4 +1,4 @@
-/* hidden.h - face-down pieces (mod_hidden.c; RULES.md Conventions "Hidden pieces", sections 2-5):
+/* hidden.h - face-down pieces (mod_hidden.c; docs/variants.md [hidden]):
  * public pools, the true deal a game holds, chance outcomes for the search and the game status.
  *
  * Encoding. A face-down piece is a piece of the variant's hidden kind (letter X) on the board.
@@ -11,7 +11,7 @@
  *
  * Pools. The position holds, per colour and kind, the identities not yet seen (module bytes
  * MS_HIDDEN_POOL, hashed, in the FEN field [hidden:...]). A face-down piece captured unseen keeps
- * its identity in the pool (RULES.md Conventions): pool size minus face-down pieces = pieces
+ * its identity in the pool (docs/variants.md): pool size minus face-down pieces = pieces
  * lost unseen. Every identity drawn at a reveal is equally likely among the pool's members.
  *
  * Chance. A reveal is a move with flag XQ_FLAG_REVEAL; the generator emits it with extra = 0
@@ -40,8 +40,8 @@ static inline uint8_t hidden_code(Side colour, int kind) { return (uint8_t)((col
 static inline Side hidden_code_colour(uint8_t code) { return (Side)((code >> 4) & 1); }
 static inline int hidden_code_kind(uint8_t code) { return (code & 15) - 1; }
 
-/* capture_knowledge = capturer (RULES.md 2): what each seat saw of the face-down pieces it
- * captured. seen[seat][kind] counts identities of the other seat's colour (jieqi: colours are
+/* capture_knowledge = capturer (docs/variants/jieqi.md): what each seat saw of the face-down pieces
+ * it captured. seen[seat][kind] counts identities of the other seat's colour (jieqi: colours are
  * seats). The public pools keep those identities (nobody else saw them), so the seat knows the
  * opponent's face-down pieces exactly: the opponent's pool minus what it saw. */
 typedef struct HiddenKnowledge {
@@ -85,8 +85,9 @@ int hidden_hp(const Position *pos, Side seat);
 /* Deals identities to the face-down pieces at random from the pools (per side in jieqi, shared
  * otherwise). Deterministic for a given rng state. */
 void hidden_deal(const Position *pos, Rng *rng, HiddenDeal *d);
-/* Start-of-game step (banqi-hp, RULES.md 5): turns v->hidden.face_up_start face-down pieces,
- * chosen with rng, face up with their dealt identities. Not a move: the position is re-keyed. */
+/* Start-of-game step (banqi-hp, docs/variants/banqi-hp.md): turns v->hidden.face_up_start face-down
+ * pieces, chosen with rng, face up with their dealt identities. Not a move: the position is
+ * re-keyed. */
 void hidden_show_start(Position *pos, const HiddenDeal *d, Rng *rng);
 
 /* Turns a start position (colours unassigned) and its deal into the seat-swapped start of the

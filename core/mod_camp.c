@@ -1,5 +1,5 @@
-/* mod_camp.c - rule module: the off-grid river camp (大本营) of RULES.md 7, entered instead of
- * crossing the river and left onto the enemy bank line, and facing generals as check. */
+/* mod_camp.c - rule module: the off-grid river camp (大本营) of docs/variants/river-camp.md, entered
+ * instead of crossing the river and left onto the enemy bank line, and facing generals as check. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,8 +241,8 @@ static void camp_fen_write(const Position *pos, char *buf, size_t size)
     buf[n] = '\0';
 }
 
-/* RULES.md 7: a piece may enter if a move of it crossing out of its home half is possible up to
- * the river (leg free, path clear); what stands beyond does not matter. */
+/* docs/variants/river-camp.md: a piece may enter if a move of it crossing out of its home half is
+ * possible up to the river (leg free, path clear); what stands beyond does not matter. */
 static bool can_enter(const Position *pos, Point p, int kind, Side us)
 {
     const Variant *v = pos->v;
@@ -391,8 +391,9 @@ static bool generals_face(const Position *pos)
     return false;
 }
 
-/* RULES.md 7: a facing counts as check given by the side that created it. In a position the
- * side to move never created it (it would have had to end it), so it is that side's check. */
+/* docs/variants/river-camp.md: a facing counts as check given by the side that created it. In a
+ * position the side to move never created it (it would have had to end it), so it is that side's
+ * check. */
 static bool camp_royal_attacked(const Position *pos, Side side)
 {
     if (pos_royal_attacked_by(pos, side, 0xffffu))
@@ -481,8 +482,9 @@ static bool camp_owns(uint8_t flags)
     return flags == 0 || flags == XQ_FLAG_CAMP_ENTER || flags == XQ_FLAG_CAMP_LEAVE;
 }
 
-/* Project-defined notation (RULES.md 7): entering "e4@", leaving "R@e5" (the piece letter, upper
- * case for both sides, as in drop moves; move_parse also takes "@e5" when only one kind can). */
+/* Project-defined notation (docs/variants/river-camp.md): entering "e4@", leaving "R@e5" (the piece
+ * letter, upper case for both sides, as in drop moves; move_parse also takes "@e5" when only one
+ * kind can). */
 static void camp_text(const Variant *v, Move m, char *buf, size_t size)
 {
     char a[8];

@@ -123,8 +123,8 @@ static void cube_fen_write(const Position *pos, char *buf, size_t size)
              pos->module[MS_CUBE_ROLLED + BLACK] ? "*" : "");
 }
 
-/* RULES.md 9: roll the own general 90 degrees (one of the four faces adjacent to the top: not
- * the top, not its opposite); not on two consecutive own turns (option roll_twice). */
+/* docs/variants/cube.md: roll the own general 90 degrees (one of the four faces adjacent to the
+ * top: not the top, not its opposite); not on two consecutive own turns (option roll_twice). */
 static int cube_generate(const Position *pos, MoveList *list, int n)
 {
     const Variant *v = pos->v;
@@ -156,7 +156,7 @@ static void cube_after(Position *pos, Move m, Side mover, const Undo *u)
     pos_module_set(pos, MS_CUBE_ROLLED + mover, XQ_MOVE_FLAGS(m) == XQ_FLAG_ROLL);
 }
 
-/* RULES.md 9: the top face powers the own pieces of that kind (its [powered] atoms). */
+/* docs/variants/cube.md: the top face powers the own pieces of that kind (its [powered] atoms). */
 static const MoveTable *cube_table(const Position *pos, int kind, Side side)
 {
     const Variant *v = pos->v;

@@ -1,6 +1,6 @@
-/* mod_displace.c - rule module: displacement moves (驱步, RULES.md 8, tuoqi): a piece lands on an
- * enemy piece X by its displacement pattern and the mover sends X on by one or two of X's own
- * non-capturing moves; written "c1d4@e6". */
+/* mod_displace.c - rule module: displacement moves (驱步, docs/variants/tuoqi.md, tuoqi): a piece
+ * lands on an enemy piece X by its displacement pattern and the mover sends X on by one or two of
+ * X's own non-capturing moves; written "c1d4@e6". */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,8 +134,8 @@ static int displace_parse(Variant *v, const IniEntry *e, const char *file, XqErr
     return 0;
 }
 
-/* Adds to `out` the empty points the piece on `at` reaches by one non-capturing move of table
- * slice t on board b (leaps, slides and hops to empty points; RULES.md 8: basic moves). */
+/* Adds to `out` the empty points the piece on `at` reaches by one non-capturing move of table slice
+ * t on board b (leaps, slides and hops to empty points; docs/variants/tuoqi.md: basic moves). */
 static void walk_quiet(const Variant *v, const Piece *b, const MoveTable *t, PointSet *out)
 {
     const LeapEntry *e = v->leaps + t->leap_first;
@@ -197,7 +197,8 @@ static bool enemy_on(const Position *pos, Point p, Side us)
     return p != XQ_NO_POINT && pos->board[p] && XQ_PIECE_SIDE(pos->board[p]) != us;
 }
 
-/* The points t a piece of kind k on `from` displaces from, by its pattern (RULES.md 8). */
+/* The points t a piece of kind k on `from` displaces from, by its pattern (docs/variants/tuoqi.md).
+ */
 static int displace_generate(const Position *pos, MoveList *list, int n)
 {
     const Variant *v = pos->v;
@@ -375,7 +376,8 @@ static bool displace_owns(uint8_t flags)
     return flags == XQ_FLAG_DISPLACE;
 }
 
-/* RULES.md 8: the mover's from and to, '@', the displaced piece's destination ("c1d4@e6"). */
+/* docs/variants/tuoqi.md: the mover's from and to, '@', the displaced piece's destination
+ * ("c1d4@e6"). */
 static void displace_text(const Variant *v, Move m, char *buf, size_t size)
 {
     char a[8], b[8], c[8];

@@ -1,5 +1,5 @@
 /* mod_hidden.c - rule module: face-down pieces, reveals and flips, pools, colour assignment, hit
- * points and the hidden-piece game ends (RULES.md Conventions "Hidden pieces", sections 2-5;
+ * points and the hidden-piece game ends (docs/variants.md [hidden];
  * the encoding is described in hidden.h). */
 #include <ctype.h>
 #include <stdio.h>
@@ -33,7 +33,8 @@ static int kind_letter(const Variant *v, const char *s, const char *key, const c
     return k;
 }
 
-/* native = a FEN board: the kind whose start point each point is (RULES.md 2, 3). */
+/* native = a FEN board: the kind whose start point each point is (docs/variants/jieqi.md,
+ * jieqi-folk.md). */
 static int parse_native(Variant *v, const char *s, const char *file, int line, XqError *err)
 {
     for (int rank = v->ranks - 1; rank >= 0; rank--) {
@@ -123,7 +124,8 @@ static int hidden_parse(Variant *v, const IniEntry *e, const char *file, XqError
         if (strcmp(val, "none") && module_kind_mask(v, val, &o->reveal_capturers) < 0)
             return module_fail(err, file, e->line, "[hidden] reveal_capturers: piece letters");
     } else if (!strcmp(k, "cannon")) {
-        /* RULES.md 4: jump (the cannon's hop atoms) or rank (its [powered cannon] atoms). */
+        /* docs/variants/banqi.md: jump (the cannon's hop atoms) or rank (its [powered cannon]
+         * atoms). */
         int c = variant_find_kind_by_letter(v, 'C');
         if (c < 0 || (strcmp(val, "jump") && strcmp(val, "rank")))
             return module_fail(err, file, e->line, "[hidden] cannon: jump or rank (needs a kind C)");
@@ -493,7 +495,8 @@ static int hidden_generate(const Position *pos, MoveList *list, int n)
     Side us = pos->side;
     int x = o->hidden_kind;
     if (o->mode == HIDDEN_BANQI) {
-        /* RULES.md 4: any face-down piece may be flipped (they all stand in seat 0's list). */
+        /* docs/variants/banqi.md: any face-down piece may be flipped (they all stand in seat 0's
+         * list). */
         for (int i = 0; i < pos->count[RED] && n < XQ_MAX_MOVES; i++) {
             Point p = pos->list[RED][i];
             if (XQ_PIECE_KIND(pos->board[p]) == x)
@@ -507,7 +510,8 @@ static int hidden_generate(const Position *pos, MoveList *list, int n)
             }
         return n;
     }
-    /* jieqi / folk: a face-down piece moves as its native kind and is turned up (RULES.md 2, 3). */
+    /* jieqi / folk: a face-down piece moves as its native kind and is turned up
+     * (docs/variants/jieqi.md, jieqi-folk.md). */
     for (int i = 0; i < pos->count[us]; i++) {
         Point p = pos->list[us][i];
         if (XQ_PIECE_KIND(pos->board[p]) != x)
@@ -517,16 +521,16 @@ static int hidden_generate(const Position *pos, MoveList *list, int n)
         for (int j = 0; j < k && n < XQ_MAX_MOVES; j++) {
             Point to = XQ_MOVE_TO(tmp.moves[j]);
             if (o->mode == HIDDEN_FOLK && hidden_is_down(v, pos->board[to]))
-                continue; /* RULES.md 3: face-down pieces cannot be captured */
+                continue; /* docs/variants/jieqi-folk.md: face-down pieces cannot be captured */
             list->moves[n++] = XQ_MOVE_SPECIAL(p, to, 0, XQ_FLAG_REVEAL);
         }
     }
     return n;
 }
 
-/* Legal-list rules the tables cannot say: face-down pieces cannot be captured (folk, banqi) or
- * are shown when captured (jieqi, capture_knowledge = both, or the capturer's search view);
- * before colours are assigned the first mover may only reveal (RULES.md 3, 4). */
+/* Legal-list rules the tables cannot say: face-down pieces cannot be captured (folk, banqi) or are
+ * shown when captured (jieqi, capture_knowledge = both, or the capturer's search view); before
+ * colours are assigned the first mover may only reveal (docs/variants/jieqi-folk.md, banqi.md). */
 static int hidden_filter(Position *pos, MoveList *list)
 {
     const Variant *v = pos->v;
@@ -571,8 +575,8 @@ static void take_from_pool(Position *pos, uint8_t code)
     pool_set(pos, c, k, hidden_pool(pos, c, k) - 1);
 }
 
-/* Colour assignment by seat 0's first reveal (RULES.md 3, 4); returns true if the face-up
- * pieces had to change sides. */
+/* Colour assignment by seat 0's first reveal (docs/variants/jieqi-folk.md, banqi.md); returns true
+ * if the face-up pieces had to change sides. */
 static bool assign_colour(Position *pos, uint8_t code)
 {
     if (pos->module[MS_HIDDEN_COLOUR])
@@ -616,7 +620,8 @@ static void hidden_do(Position *pos, Move m, Undo *u)
         Piece pc = XQ_PIECE(seat_of_colour(pos, hidden_code_colour(x)), hidden_code_kind(x));
         u->captured2_slot = set_piece(pos, to, pc);
     } else {
-        /* banqi-hp: a cannon takes a face-down piece, whoever owns it (RULES.md 5). */
+        /* banqi-hp: a cannon takes a face-down piece, whoever owns it (docs/variants/banqi-hp.md).
+         */
         take_from_pool(pos, x);
         Piece down = pos->board[to];
         pos->key ^= v->zobrist_piece[down][to];
@@ -1236,7 +1241,7 @@ GameStatus hidden_game_status(Position *pos, int legal_moves)
             hidden_pool(pos, colour, o->general_kind) == 0)
             return (GameStatus){loss_for(s), TERM_ROYAL_CAPTURED};
         if (o->mode == HIDDEN_BANQI) {
-            /* RULES.md 4: a side without pieces (face up, or still face down) loses. */
+            /* docs/variants/banqi.md: a side without pieces (face up, or still face down) loses. */
             int down = hidden_down_count(pos), pooled = hidden_pool_total(pos, colour);
             int left = pos->count[s] - (s == RED ? down : 0) + (pooled < down ? pooled : down);
             if (left == 0)

@@ -1,11 +1,11 @@
-/* mod_multimove.c - rule module: multi-move turns (RULES.md 10, five tigers). One side's turn is
- * either one move of a piece not in `double`, or two sub-moves of pieces in `double` (one piece
- * twice or two pieces once each), the second mandatory when one is legal (option: optional);
- * each sub-move must leave the mover's general safe. A whole turn is one Move: the first sub-move
- * in from / to, the second in extra (its from point) and flags (XQ_FLAG_DOUBLE | its offset), so
- * the game, the search and the records see one ply per turn. A position between the sub-moves
- * exists only when set up from a FEN ("[turn:2]"); its moves are single second sub-moves, or
- * the pass (written 0000) that ends the turn when the second is optional or impossible. */
+/* mod_multimove.c - rule module: multi-move turns (docs/variants/five-tigers.md). One side's turn
+ * is either one move of a piece not in `double`, or two sub-moves of pieces in `double` (one piece
+ * twice or two pieces once each), the second mandatory when one is legal (option: optional); each
+ * sub-move must leave the mover's general safe. A whole turn is one Move: the first sub-move in
+ * from / to, the second in extra (its from point) and flags (XQ_FLAG_DOUBLE | its offset), so the
+ * game, the search and the records see one ply per turn. A position between the sub-moves exists
+ * only when set up from a FEN ("[turn:2]"); its moves are single second sub-moves, or the pass
+ * (written 0000) that ends the turn when the second is optional or impossible. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +18,10 @@ static void multi_defaults(Variant *v)
     v->multi.side = RED;
     v->multi.double_kinds = 0;
     v->multi.second_optional = false;
+    v->multi.no_return = false;
 }
 
-/* [multimove] side = red, double = P, second = mandatory | optional. */
+/* [multimove] side = red, double = P, second = mandatory | optional, return = allowed | forbidden. */
 static int multi_parse(Variant *v, const IniEntry *e, const char *file, XqError *err)
 {
     MultiMoveOptions *o = &v->multi;
@@ -44,9 +45,17 @@ static int multi_parse(Variant *v, const IniEntry *e, const char *file, XqError 
         else
             return module_fail(err, file, e->line, "[multimove] second must be mandatory or "
                                "optional, not '%s'", e->value);
+    } else if (!strcmp(e->key, "return")) {
+        if (!strcmp(e->value, "allowed"))
+            o->no_return = false;
+        else if (!strcmp(e->value, "forbidden"))
+            o->no_return = true;
+        else
+            return module_fail(err, file, e->line, "[multimove] return must be allowed or "
+                               "forbidden, not '%s'", e->value);
     } else {
         return module_fail(err, file, e->line, "unknown key '%s' in [multimove] (expected side, "
-                           "double, second)", e->key);
+                           "double, second, return)", e->key);
     }
     return 0;
 }
@@ -147,7 +156,7 @@ static Move pass_move(const Position *pos)
     return XQ_MOVE_SPECIAL(p, p, 0, XQ_FLAG_PASS);
 }
 
-/* Turns the legal single moves into the legal turns (RULES.md 10). */
+/* Turns the legal single moves into the legal turns (docs/variants/five-tigers.md). */
 static int multi_filter(Position *pos, MoveList *list)
 {
     const Variant *v = pos->v;
@@ -184,13 +193,23 @@ static int multi_filter(Position *pos, MoveList *list)
         pos_unmove_piece(pos, XQ_MOVE_FROM(m1), XQ_MOVE_TO(m1), cap, slot);
         pos->key = key;
         bool single = v->multi.second_optional;
+        int added = 0;
         for (int j = 0; j < seconds.count; j++) {
             Move m2 = seconds.moves[j];
+            /* return = forbidden: no turn that leaves the board as it was (a pawn stepping
+             * sideways and back is a pass in effect). */
+            bool back = XQ_MOVE_FROM(m2) == XQ_MOVE_TO(m1) && XQ_MOVE_TO(m2) == XQ_MOVE_FROM(m1);
             if (XQ_MOVE_FLAGS(m2) == XQ_FLAG_PASS)
                 single = true;
-            else if (n < XQ_MAX_MOVES && fits_double(v, m2))
+            else if (back && v->multi.no_return)
+                continue;
+            else if (n < XQ_MAX_MOVES && fits_double(v, m2)) {
                 list->moves[n++] = make_double(v, m1, m2);
+                added++;
+            }
         }
+        if (!added)
+            single = true; /* no second sub-move is legal: the first alone is the turn */
         if (single && n < XQ_MAX_MOVES)
             list->moves[n++] = m1;
     }
@@ -223,7 +242,8 @@ static void multi_after(Position *pos, Move m, Side mover, const Undo *u)
         pos_module_set(pos, MS_MULTI_PENDING, 0);
 }
 
-/* Each sub-move must leave the general safe (RULES.md 10), checked one after the other. */
+/* Each sub-move must leave the general safe (docs/variants/five-tigers.md), checked one after the
+ * other. */
 static bool multi_is_legal(Position *pos, Move m)
 {
     if (XQ_MOVE_FLAGS(m) == XQ_FLAG_PASS)
@@ -348,6 +368,9 @@ static bool multi_explain(Position *pos, const char *text, char *why, size_t siz
             snprintf(why, size, "'%s': the second sub-move of a turn moves a %s", text, pawn);
         else if (*s)
             snprintf(why, size, "'%s': unexpected '%s' after the move", text, s);
+        else if (v->multi.no_return && f2 == t1 && t2 == f1)
+            snprintf(why, size, "'%s': the second sub-move may not bring the pawn back where it "
+                     "started (return = forbidden)", text);
         else if (none)
             snprintf(why, size, "'%s': no second pawn move is legal after %.4s: the first alone is "
                      "the turn", text, text);
@@ -365,7 +388,7 @@ static bool multi_owns(uint8_t flags)
     return flags == XQ_FLAG_PASS || (flags & XQ_FLAG_DOUBLE);
 }
 
-/* RULES.md 10: two ICCS moves joined by '+' ("e3e4+g3g4"); the pass is "0000". */
+/* docs/variants/five-tigers.md: two ICCS moves joined by '+' ("e3e4+g3g4"); the pass is "0000". */
 static void multi_text(const Variant *v, Move m, char *buf, size_t size)
 {
     if (XQ_MOVE_FLAGS(m) == XQ_FLAG_PASS) {

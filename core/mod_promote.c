@@ -1,5 +1,5 @@
 /* mod_promote.c - rule module: a piece landing in a zone is promoted at once, in the same move
- * (RULES.md 8, tuoqi: a pawn stepping onto the enemy queen point becomes a queen). */
+ * (docs/variants/tuoqi.md, tuoqi: a pawn stepping onto the enemy queen point becomes a queen). */
 #include <stdio.h>
 #include <string.h>
 

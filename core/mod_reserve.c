@@ -1,6 +1,6 @@
 /* mod_reserve.c - rule module: captured pieces go to their owner's reserve and come back by
- * exchanging a piece on a zone (RULES.md 11, mixed: a pawn on the enemy back rank for a captured
- * own cannon, as a whole move, written "h9h9=C"). */
+ * exchanging a piece on a zone (docs/variants/mixed.md, mixed: a pawn on the enemy back rank for a
+ * captured own cannon, as a whole move, written "h9h9=C"). */
 #include <stdio.h>
 #include <string.h>
 
@@ -102,7 +102,8 @@ static void reserve_fen_write(const Position *pos, char *buf, size_t size)
     buf[n] = '\0';
 }
 
-/* RULES.md 11: a pawn on the enemy back rank may be exchanged for a captured own cannon. */
+/* docs/variants/mixed.md: a pawn on the enemy back rank may be exchanged for a captured own cannon.
+ */
 static int reserve_generate(const Position *pos, MoveList *list, int n)
 {
     const Variant *v = pos->v;

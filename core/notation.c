@@ -219,11 +219,11 @@ Move move_parse(Position *pos, const char *text, char *why, size_t why_size)
     return XQ_MOVE_NONE;
 }
 
-/* ---- WXF -----------------------------------------------------------------------------------
- * WXF / AXF notation (wxf.org "Official xiangqi piece names and notation", docs/variants/xiangqi.md):
- * piece letter, the file it stands on counted from the mover's own right (1-9), '+' forward,
- * '-' backward or '.' sideways, then the destination file for pieces that move diagonally
- * (advisor, elephant, horse) or on a sideways move, else the number of ranks moved. */
+/* ---- WXF ----------------------------------------------------------------------------------- WXF
+ * / AXF notation (wxf.org "Official xiangqi piece names and notation", docs/variants/xiangqi.md):
+ * piece letter, the file it stands on counted from the mover's own right (1-9), '+' forward, '-'
+ * backward or '.' sideways, then the destination file for pieces that move diagonally (advisor,
+ * elephant, horse) or on a sideways move, else the number of ranks moved. */
 
 /* WXF letter of a kind, from its variant letter or alias; 0 if it has none. */
 static char wxf_letter(const PieceKind *pk)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /*
- * How a verdict is reached (RULES.md section 1, "Repetition").
+ * How a verdict is reached (docs/variants/xiangqi.md, "Repetition").
  *
  * The cycle is the run of moves since the most recent earlier occurrence of the current position
  * (same side to move). It never contains a capture: a capture changes the material, and
@@ -126,7 +126,7 @@ static bool kind_is(int kind, int role)
     return role >= 0 && kind == role;
 }
 
-/* 25.3 / RULES.md 1: generals and uncrossed pawns are not chased. */
+/* 25.3 / docs/variants/xiangqi.md: generals and uncrossed pawns are not chased. */
 static bool target_has_value(const Judge *j, Point x)
 {
     Piece pc = j->pos->board[x];
@@ -138,7 +138,7 @@ static bool target_has_value(const Judge *j, Point x)
     return true;
 }
 
-/* RULES.md 1 / 27.1 / 27.2: a general's or a pawn's own attacks are not chases. */
+/* docs/variants/xiangqi.md / 27.1 / 27.2: a general's or a pawn's own attacks are not chases. */
 static bool attacker_may_chase(const Judge *j, Point a, bool pawns_chase)
 {
     int k = XQ_PIECE_KIND(j->pos->board[a]);
@@ -210,7 +210,7 @@ static Threat threat_eval(const Judge *j, Point a, Point x, Side s, bool pawns_c
     Side them = XQ_OTHER(s), saved = p->side;
     bool saved_check = p->in_check;
 
-    /* Exchange offer: X could take A first (RULES.md 1; chinese 28.5 兑 is 闲). */
+    /* Exchange offer: X could take A first (docs/variants/xiangqi.md; chinese 28.5 兑 is 闲). */
     double diff = v->kinds[ka].value - v->kinds[kx].value;
     bool equal = j->chinese ? diff <= VALUE_TOLERANCE && -diff <= VALUE_TOLERANCE : ka == kx;
     if (equal) {

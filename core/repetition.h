@@ -1,4 +1,5 @@
-/* repetition.h - repetition verdicts: perpetual check and perpetual chase (RULES.md section 1). */
+/* repetition.h - repetition verdicts: perpetual check and perpetual chase
+ * (docs/variants/xiangqi.md). */
 #ifndef XQ_REPETITION_H
 #define XQ_REPETITION_H
 

@@ -45,13 +45,15 @@ static Result loss_for(Side s)
 GameStatus pos_game_status_n(Position *pos, int legal_moves)
 {
     const RuleOptions *r = &pos->v->rules;
-    /* Hidden pieces (RULES.md 3-5): hit points, captured folk general, banqi without pieces. */
+    /* Hidden pieces (docs/variants/jieqi-folk.md to banqi-hp.md): hit points, captured folk
+     * general, banqi without pieces. */
     if (hidden_on(pos->v)) {
         GameStatus st = hidden_game_status(pos, legal_moves);
         if (st.result != RESULT_NONE)
             return st;
     }
-    /* Multi-move turns (RULES.md 10, mod_multimove.c): a second sub-move may take the general. */
+    /* Multi-move turns (docs/variants/five-tigers.md, mod_multimove.c): a second sub-move may take
+     * the general. */
     if (pos->v->royal_mask && pos->royal[pos->side] == XQ_NO_POINT)
         return (GameStatus){loss_for(pos->side), TERM_ROYAL_CAPTURED};
     if (legal_moves == 0) {

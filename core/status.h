@@ -9,9 +9,9 @@ typedef struct GameStatus {
     Termination reason;       /* TERM_NONE while the game goes on */
 } GameStatus;
 
-/* Decides whether the game is over in this position, applying the variant's rules in order:
- * no legal move (checkmate / stalemate: a loss for the side to move unless the variant says
- * draw), repetition verdict at the variant's repetition_count-th occurrence (RULES.md section 1),
+/* Decides whether the game is over in this position, applying the variant's rules in order: no
+ * legal move (checkmate / stalemate: a loss for the side to move unless the variant says draw),
+ * repetition verdict at the variant's repetition_count-th occurrence (docs/variants/xiangqi.md),
  * natural move limit (mate on the limit ply wins first). The position is restored on return. */
 GameStatus pos_game_status(Position *pos);
 

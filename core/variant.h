@@ -78,7 +78,7 @@ typedef enum { REP_NONE, REP_CHECK_ONLY, REP_ASIAN, REP_CHINESE } RepetitionRule
 
 typedef struct RuleOptions {
     FlyingGeneral flying_general;
-    bool stalemate_loses;      /* seed 002 / RULES.md: stalemate is a loss for the side to move */
+    bool stalemate_loses;      /* stalemate is a loss for the side to move */
     int move_limit;            /* plies without capture before a draw (0 = none) */
     int check_cap;             /* checks per side counted within the window (0 = no cap) */
     RepetitionRule repetition;
@@ -104,7 +104,7 @@ typedef struct CubeOptions {
     uint16_t faces;                /* kinds that are faces */
     int start_face;                /* kind face up at the start of the game */
     bool roll_twice;               /* may a side roll on two consecutive own turns */
-    bool face_flying;              /* the general-face flying attack of RULES.md 9 */
+    bool face_flying;              /* the general-face flying attack of docs/variants/cube.md */
 } CubeOptions;
 
 /* [multimove] (mod_multimove.c): `side` moves either one piece not in `double_kinds`, or two
@@ -113,6 +113,7 @@ typedef struct MultiMoveOptions {
     Side side;
     uint16_t double_kinds;
     bool second_optional;
+    bool no_return;       /* a piece's second sub-move may not bring it back where it started */
 } MultiMoveOptions;
 
 /* [camp] (mod_camp.c): an off-grid camp per side holding up to `capacity` own pieces of the
@@ -164,10 +165,10 @@ typedef struct PromoteOptions {
     int to;
 } PromoteOptions;
 
-/* [hidden] (mod_hidden.c, core/hidden.h): face-down pieces (RULES.md 2-5). jieqi: each side's
- * face-down pieces move as the kind native to their point and reveal on moving; folk: the same
- * with one shared pool and colours assigned by South's first reveal; banqi: face-down pieces
- * never move, a turn may flip one. */
+/* [hidden] (mod_hidden.c, core/hidden.h): face-down pieces (docs/variants/jieqi.md to banqi-hp.md).
+ * jieqi: each side's face-down pieces move as the kind native to their point and reveal on moving;
+ * folk: the same with one shared pool and colours assigned by South's first reveal; banqi:
+ * face-down pieces never move, a turn may flip one. */
 typedef enum { HIDDEN_JIEQI, HIDDEN_FOLK, HIDDEN_BANQI } HiddenMode;
 typedef enum { KNOW_NOBODY, KNOW_CAPTURER, KNOW_BOTH } CaptureKnowledge;
 typedef struct HiddenOptions {

@@ -401,6 +401,29 @@ static void tigers_repetition_follows_second_sub_move(void **state)
     variant_free(v);
 }
 
+/* One pawn sideways and back is a turn that changes nothing but the side to move (a pass in
+ * effect): allowed by default, forbidden by [multimove] return = forbidden. The crossed pawn e5
+ * alone: first e6, d5 or f5, then from each three steps, two of them (d5e5, f5e5) back. */
+static void tigers_return_option(void **state)
+{
+    (void)state;
+    const char *fen = "3k5/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1";
+    Variant *v = test_load_variant("five-tigers");
+    test_set_fen(&pos, v, fen);
+    expect_moves(&pos, "e5", "e6+e6e7 e6+e6d6 e6+e6f6 d5+d5d6 d5+d5c5 d5+d5e5 f5+f5f6 f5+f5g5 f5+f5e5");
+    variant_free(v);
+    v = load_text_variant("five-tigers", "return = allowed", "return = forbidden");
+    test_set_fen(&pos, v, fen);
+    expect_moves(&pos, "e5", "e6+e6e7 e6+e6d6 e6+e6f6 d5+d5d6 d5+d5c5 f5+f5f6 f5+f5g5");
+    char why[256];
+    assert_true(move_parse(&pos, "e5d5+d5e5", why, sizeof why) == XQ_MOVE_NONE);
+    assert_non_null(strstr(why, "may not bring the pawn back where it started"));
+    variant_free(v);
+    XqError err;
+    assert_null(try_text_variant("five-tigers", "return = allowed", "return = sometimes", &err));
+    assert_non_null(strstr(err.message, "return must be allowed or forbidden"));
+}
+
 static void tigers_start_turns(void **state)
 {
     (void)state;
@@ -566,6 +589,7 @@ int main(void)
         cmocka_unit_test(tigers_perft),
         cmocka_unit_test(tigers_perft_after_general_taken),
         cmocka_unit_test(tigers_repetition_follows_second_sub_move),
+        cmocka_unit_test(tigers_return_option),
         cmocka_unit_test(tigers_start_turns),
         cmocka_unit_test(tigers_second_move_optional),
         cmocka_unit_test(tigers_double_reach_checked),
