@@ -105,7 +105,10 @@ static void special_kinds(void **state)
     assert_int_equal(XQ_FLAG_DOUBLE, special_kind_of(XQ_MOVE_SPECIAL(1, 2, 3, XQ_FLAG_DOUBLE | XQ_DOUBLE_CODE(1, 0))));
     char buf[32];
     assert_string_equal("cube roll", special_kind_name(XQ_FLAG_ROLL, buf, sizeof buf));
-    assert_string_equal("special move 0x11", special_kind_name(0x11, buf, sizeof buf));
+    assert_string_equal("camp exit", special_kind_name(XQ_FLAG_CAMP_LEAVE, buf, sizeof buf));
+    assert_string_equal("reveal (face-down piece turned up)", special_kind_name(XQ_FLAG_REVEAL, buf, sizeof buf));
+    /* A kind without a name yet. */
+    assert_string_equal("special move 0x14", special_kind_name(0x14, buf, sizeof buf));
 }
 
 /* ---- synthetic datasets ---- */

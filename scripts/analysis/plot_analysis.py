@@ -99,7 +99,7 @@ def plot_report(d, canvas):
                     label="%s %.1f%% (%.1f .. %.1f)" % (name, pct(v), pct(iv[0]), pct(iv[1])))
     a2.axhline(50, color="black", lw=1, ls="--", label="50%: no advantage")
     a2.set_xticks(range(len(pts)))
-    a2.set_xticklabels([p[0] for p in pts])
+    a2.set_xticklabels(["\n".join(textwrap.wrap(p[0], 16)) for p in pts])
     a2.set_xlim(-0.6, len(pts) - 0.4)
     a2.set_ylabel("score (%), 95% interval")
     lo = min(min(pct(p[2][0]) for p in pts), 50) - 5
@@ -163,8 +163,9 @@ def plot_report(d, canvas):
     if sm:
         fig, ax = canvas.figure()
         names = [s["name"] for s in sm][::-1]
-        ax.barh(names, [s["per_game"] for s in sm][::-1], color="#a07030",
+        ax.barh(names, [s["per_game"] for s in sm][::-1], color="#a07030", height=0.5,
                 label="moves per game (both sides)")
+        ax.set_ylim(-0.75, len(names) - 0.25)
         ax.set_xlabel("moves per game")
         ax.legend(loc="lower right")
         finish(fig, "%s: use of the rule-module moves, %d games" % (d["variant"], n))
