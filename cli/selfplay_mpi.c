@@ -107,13 +107,13 @@ static void format_duration(double s, char *buf, size_t size)
 
 /* Progress of all ranks, in the format of the single-process run. */
 static void print_progress(const uint64_t *g, uint64_t total, uint64_t start_games, double elapsed, int size,
-                           bool live, bool final)
+                           const char *label, bool live, bool final)
 {
     double rate = elapsed > 0 ? (double)(g[1] - start_games) / elapsed : 0;
     char eta[32];
     format_duration(rate > 0 ? (double)(total - g[1]) / rate : -1, eta, sizeof eta);
-    fprintf(stderr, "%sgames %llu/%llu  %.2f games/s  ETA %s  red/draw/black %llu/%llu/%llu  (%d ranks)%s",
-            live ? "\r" : "", (unsigned long long)g[1], (unsigned long long)total, rate, eta,
+    fprintf(stderr, "%sgames %llu/%llu  %.2f games/s  ETA %s  %s %llu/%llu/%llu  (%d ranks)%s",
+            live ? "\r" : "", (unsigned long long)g[1], (unsigned long long)total, rate, eta, label,
             (unsigned long long)g[2], (unsigned long long)g[3], (unsigned long long)g[4], size,
             live ? (final ? "\n" : "   ") : "\n");
     fflush(stderr);
@@ -201,7 +201,7 @@ int selfplay_mpi_run(SelfplayMpi *m, SelfplayOptions *o, uint64_t total_games, b
         atomic_store(&live.finished, true);
     }
 
-    /* Running totals: done flag, games, red / draw / black, summed over ranks every PERIOD_MS. */
+    /* Running totals: done flag, games, first / draw / second mover, summed over ranks every PERIOD_MS. */
     double start = now_seconds(), last_print = start;
     uint64_t start_games = 0;
     bool first = true;
@@ -221,7 +221,8 @@ int selfplay_mpi_run(SelfplayMpi *m, SelfplayOptions *o, uint64_t total_games, b
         bool done = all[0] == (uint64_t)m->size;
         if (show && (done || (mode == PROGRESS_LIVE && now - last_print >= 0.5) ||
                      (mode == PROGRESS_LOG && now - last_print >= o->log_interval))) {
-            print_progress(all, total_games, start_games, now - start, m->size, mode == PROGRESS_LIVE, done);
+            print_progress(all, total_games, start_games, now - start, m->size,
+                           totals_results_label(o->variant), mode == PROGRESS_LIVE, done);
             last_print = now;
         }
         if (done)
