@@ -18,5 +18,6 @@ int cmd_import(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dataset.h"
+#include "hidden.h"
 #include "status.h"
 
 /* Rows per chunk of the parallel sums. Fixed, so the order of floating-point additions (within a
@@ -74,6 +75,21 @@ static uint64_t mix64(uint64_t z)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+/* True if the recorded move m is legal in pos. A reveal is recorded with the identity the deal
+ * gave it while the generator gives it undrawn: hidden_same_move matches the two (any identity
+ * the pools still hold; the features do not depend on the deal). */
+static bool replay_legal(const Variant *v, Position *pos, Move m)
+{
+    if (!hidden_on(v))
+        return pos_move_is_legal(pos, m);
+    MoveList list;
+    int n = pos_generate_legal(pos, &list);
+    for (int i = 0; i < n; i++)
+        if (hidden_same_move(pos, list.moves[i], m, NULL))
+            return true;
+    return false;
 }
 
 /* Appends the games of one file. */
@@ -370,7 +386,7 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
             int nmoves = g->nmoves < 65536 ? g->nmoves : 65535;
             for (int k = 0; k < nmoves; k++) {
                 Move m = l.moves[g->first_move + (uint64_t)k];
-                if (!pos_move_is_legal(pos, m)) {
+                if (!replay_legal(v, pos, m)) {
                     atomic_store(&bad_game, order[j]);
                     atomic_store(&failed, 3);
                     break;
