@@ -402,9 +402,11 @@ static void update_proof(Mcts *m, Node *parent, const Node *child);
 /* child_values: every child but the undrawn reveals is played and valued by the leaf search
  * (its game end, if it ends the game, makes it a proven terminal node at once). Its value from
  * the mover's view becomes its tau, its gain over the static evaluation (plus the check bonus)
- * its logit; undrawn reveals keep their heuristic logits and no tau. With child_top > 0 only the
- * child_top children of the best heuristic logits and the forcing ones (captures, checks) are
- * searched; the others get the static evaluation plus their heuristic gain as their value.
+ * its logit; undrawn reveals keep their heuristic logits and no tau. Children go best heuristic
+ * first; the forcing ones (captures, checks, rule-module moves) are always searched, the quiet
+ * ones only among the first child_top (> 0) and while the static evaluation plus their heuristic
+ * gain comes within child_margin (> 0) pawns of the best searched sibling (futility pruning);
+ * the others get that estimate as their value.
  * Returns the best child's value (side to move's view), or NAN if no child could be valued. */
 static float value_children(Mcts *m, Position *pos, Node *node, Node *child, int n)
 {
@@ -413,6 +415,7 @@ static float value_children(Mcts *m, Position *pos, Node *node, Node *child, int
     double temp = p->prior_temperature;
     bool hidden = hidden_on(m->v);
     int top = p->child_top > 0 ? p->child_top : n;
+    double margin = p->child_margin > 0 ? p->child_margin : 1e9, best_pawns = -1e9;
     Side us = pos->side;
     float best = NAN;
     bool decided = false;
@@ -431,20 +434,23 @@ static float value_children(Mcts *m, Position *pos, Node *node, Node *child, int
         if (hidden && hidden_is_chance(pos, mv))
             continue;
         bool capture = pos->board[XQ_MOVE_TO(mv)] != XQ_EMPTY;
+        double estimate = m->logits[i] * temp; /* the heuristic gain */
         Undo u;
         pos_do_move(pos, mv, &u);
         bool check = pos->in_check;
+        bool forcing = capture || check || XQ_MOVE_FLAGS(mv);
+        bool searched = forcing || (k < top && stand + estimate >= best_pawns - margin);
         float v;
         double gain;
         GameStatus st = {RESULT_NONE, TERM_NONE};
-        if (k < top || capture || check || XQ_MOVE_FLAGS(mv))
+        if (searched)
             st = pos_game_status_n(pos, check ? pos_count_legal(pos) : 1);
         if (st.result != RESULT_NONE) {
             v = -set_terminal(&child[i], st, XQ_OTHER(us));
             gain = v > 0 ? DECIDED_GAIN : v < 0 ? -DECIDED_GAIN : -stand;
             decided = true;
-        } else if (k >= top && !capture && !check && !XQ_MOVE_FLAGS(mv)) {
-            gain = m->logits[i] * temp;
+        } else if (!searched) {
+            gain = estimate;
             v = squash(m, pos, stand + gain);
         } else {
             m->ab_used |= p->leaf_depth > 0;
@@ -456,6 +462,8 @@ static float value_children(Mcts *m, Position *pos, Node *node, Node *child, int
                 v = squash(m, pos, cp / 100.0);
                 gain = cp / 100.0 - stand;
             }
+            if (cp / 100.0 > best_pawns)
+                best_pawns = cp / 100.0;
             if (check)
                 gain += p->prior_check_bonus;
         }

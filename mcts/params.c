@@ -41,6 +41,7 @@ static const ParamInfo PARAMS[] = {
     P_INT(leaf_depth, 0, 8),
     P_BOOL(child_values),
     P_INT(child_top, 0, XQ_MAX_MOVES),
+    P_DBL(child_margin, 0, 100),
     P_DBL(pv_prior, 0, 1),
     P_DBL(minimax_weight, 0, 1),
     P_INT(hash_mb, 1, 4096),
@@ -80,6 +81,7 @@ void params_default(SearchParams *p)
     p->leaf_depth = 0;
     p->child_values = 0;
     p->child_top = 0;
+    p->child_margin = 0;
     p->pv_prior = 0;
     p->minimax_weight = 0;
     p->hash_mb = 16;

@@ -23,6 +23,9 @@ typedef struct SearchParams {
                                 * priors from the values, unvisited children start from them */
     int child_top;             /* child_values: children searched (best heuristic first) besides
                                 * the forcing ones; the rest valued by the heuristic (0 = all) */
+    double child_margin;       /* child_values: quiet children whose heuristic estimate falls this
+                                * many pawns below the best searched sibling are not searched
+                                * (0 = no limit) */
     double pv_prior;           /* share of the prior mass given to the leaf search's best move */
     double minimax_weight;     /* selection blends a child's mean value with the minimax of the
                                 * heuristic values below it by this weight (0 = mean only) */
