@@ -11,6 +11,7 @@
 #include "bad_option.h"
 #include "common.h"
 #include "driver.h"
+#include "search_options.h"
 
 typedef struct BenchRun {
     double wall, write_seconds, playouts_per_thread_second, games_per_hour_per_core;
@@ -81,17 +82,25 @@ static int run_once(const Variant *v, const Evaluator *e, const SearchParams *p,
 }
 
 static const char HELP[] =
-    "usage: xqlab bench selfplay [--games N] [--playouts P] [--repeat R]\n\n"
-    "Standard xiangqi self-play with default settings (seed fixed): N games\n"
-    "(default 40) at P playouts per move (default 200) on 1 thread and on 2\n"
-    "threads, each R times (default 3). Prints medians of playouts per second per\n"
-    "thread, games per hour per core, the 2-thread speed-up, the share of wall time\n"
-    "spent writing the dataset, bytes per stored position, and a signature (plies\n"
-    "and playouts, identical for any thread count).\n";
+    "usage: xqlab bench selfplay [--games N] [--playouts P] [--repeat R] [--preset NAME]\n"
+    "                            [--set KEY=VALUE]... [--weights FILE]\n\n"
+    "Standard xiangqi self-play (seed fixed): N games (default 40) on 1 thread and\n"
+    "on 2 threads, each R times (default 3), with the default settings or those of\n"
+    "--preset (a shipped name or a file) and --set (any search parameter, applied\n"
+    "after the preset; --playouts P is --set playouts=P, default 200), weights\n"
+    "configs/weights/xiangqi.ini or --weights FILE. Prints medians of playouts per\n"
+    "second per thread, games per hour per core, the 2-thread speed-up, the share of\n"
+    "wall time spent writing the dataset, bytes per stored position, and a signature\n"
+    "(plies and playouts, identical for any thread count).\n";
 
 int bench_selfplay(int argc, char **argv)
 {
-    long games = 40, playouts = 200, repeat = 3;
+    long games = 40, playouts = 0, repeat = 3;
+    const char *preset = NULL, *weights = NULL;
+    const char **sets = calloc((size_t)argc, sizeof *sets);
+    int nsets = 0;
+    if (!sets)
+        return cli_error(EXIT_FAILURE_RUN, "bench selfplay", "out of memory");
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(HELP, stdout);
@@ -105,10 +114,30 @@ int bench_selfplay(int argc, char **argv)
         } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
             if (cli_parse_int("bench selfplay", "--repeat", argv[++i], 1, 50, &repeat) < 0)
                 return EXIT_USAGE;
+        } else if (!strcmp(argv[i], "--preset") && i + 1 < argc) {
+            preset = argv[++i];
+        } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
+            sets[nsets++] = argv[++i];
+        } else if (!strcmp(argv[i], "--weights") && i + 1 < argc) {
+            weights = argv[++i];
         } else {
+            free(sets);
             return cli_bad_option_text("bench selfplay", argv[i], HELP);
         }
     }
+    SearchParams p;
+    params_default(&p);
+    int rc = preset ? cli_load_preset("bench selfplay", preset, &p) : EXIT_OK;
+    if (rc == EXIT_OK)
+        rc = cli_apply_sets("bench selfplay", sets, nsets, &p);
+    free(sets);
+    if (rc != EXIT_OK)
+        return rc;
+    if (playouts > 0)
+        p.playouts = (int)playouts;
+    if (p.movetime > 0)
+        return cli_error(EXIT_USAGE, "bench selfplay", "movetime: the benchmark needs a playout "
+                         "budget (its games must be the same on 1 and 2 threads)");
     int status = EXIT_OK;
     XqError err;
     char wpath[1024], out[256];
@@ -121,14 +150,12 @@ int bench_selfplay(int argc, char **argv)
         status = EXIT_FAILURE_RUN;
         goto cleanup;
     }
-    e = eval_create(v, cli_config_path("weights", "xiangqi", wpath, sizeof wpath), &err);
+    e = eval_create(v, weights ? weights : cli_config_path("weights", "xiangqi", wpath, sizeof wpath),
+                    &err);
     if (!e) {
         status = cli_report("bench selfplay", &err);
         goto cleanup;
     }
-    SearchParams p;
-    params_default(&p);
-    p.playouts = (int)playouts;
     snprintf(out, sizeof out, "/tmp/xqlab-bench-%ld.h5", (long)getpid());
     uint64_t signature_plies = 0, signature_playouts = 0;
     /* Peak memory: the 1-thread run's peak over the start-up's is one thread's arena, buffers and
@@ -164,8 +191,8 @@ int bench_selfplay(int argc, char **argv)
         bpp[r] = two.bytes_per_position;
         fprintf(stderr, "run %ld: 1 thread %.1f s, 2 threads %.1f s\n", r + 1, one.wall, two.wall);
     }
-    printf("bench selfplay: xiangqi, %ld games, %ld playouts/move, %ld runs (medians)\n", games,
-           playouts, repeat);
+    printf("bench selfplay: xiangqi, %ld games, %d playouts/move, %ld runs (medians)%s%s\n", games,
+           p.playouts, repeat, preset ? ", preset " : "", preset ? preset : "");
     printf("playouts/s per thread      %.0f\n", median(pps, (int)repeat));
     printf("games/hour per core        %.0f (1 thread), %.0f (2 threads)\n", median(gph1, (int)repeat),
            median(gph2, (int)repeat));

@@ -925,6 +925,28 @@ static int principal_variation(Mcts *m, Position *pos, Move *pv, uint32_t *visit
 
 static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out);
 
+/* early_stop: true if no root child can catch up with the most visited one in `left` more
+ * playouts (each adds one visit to one child), so the move the search returns is settled; a
+ * single legal move is settled at once. */
+static bool decided(const Mcts *m, int left)
+{
+    const Node *root = &m->nodes[0];
+    if (root->nchildren == 1)
+        return true;
+    const Node *c = &m->nodes[root->first_child];
+    uint32_t first = 0, second = 0;
+    for (int i = 0; i < root->nchildren; i++) {
+        uint32_t v = c[i].proven > 0 ? 0 : c[i].visits; /* a proven loss is never chosen */
+        if (v > first) {
+            second = first;
+            first = v;
+        } else if (v > second) {
+            second = v;
+        }
+    }
+    return first > second + (uint32_t)left;
+}
+
 /* Calls the progress callback with the search so far. */
 static void report_info(Mcts *m, Position *pos, int playouts, double seconds)
 {
@@ -996,6 +1018,7 @@ static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResul
     double interval = 1e-3 * (ctl->info_interval_ms > 0 ? ctl->info_interval_ms : 1000);
     double next_info = start + interval;
     bool clocked = deadline > 0 || ctl->info;
+    bool early = m->p->early_stop && deadline == 0 && budget < INT_MAX;
     for (int n = 0; done < budget && !m->nodes[0].proven; n++) {
         if (ctl->stop && atomic_load_explicit(ctl->stop, memory_order_relaxed)) {
             out->stopped = true;
@@ -1009,6 +1032,10 @@ static int search_root(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResul
                 report_info(m, pos, done, now - start);
                 next_info = now + interval;
             }
+        }
+        if (early && n % CLOCK_EVERY == 0 && decided(m, budget - done)) {
+            out->early = true;
+            break;
         }
         if (playout(m, pos) != PLAYOUT_OK) {
             out->truncated = true;

@@ -24,11 +24,13 @@ typedef struct SearchResult {
     int nchildren;
     Move moves[XQ_MAX_MOVES];  /* children, in generation order */
     uint32_t child_visits[XQ_MAX_MOVES];
-    float child_value[XQ_MAX_MOVES]; /* each child's mean value from the root side's view (its
-                                      * proof's value if proven; 0 if unvisited) */
+    float child_value[XQ_MAX_MOVES]; /* each child's value from the root side's view as the
+                                      * selection sees it (its proof's value if proven; its
+                                      * heuristic value if unvisited, 0 without one) */
     float child_prior[XQ_MAX_MOVES]; /* the move heuristic's prior (after root noise, if any) */
     bool truncated;            /* the arena filled: fewer playouts than asked */
     bool stopped;              /* the caller's stop flag ended the search (SearchControl) */
+    bool early;                /* early_stop ended it: the best move could no longer change */
     int playouts;              /* new playouts this search ran */
     int proven;                /* +1 the side to move has a forced win the search proved (mate
                                 * or a rule verdict), -1 a forced loss, 0 unknown */

@@ -47,6 +47,7 @@ static const ParamInfo PARAMS[] = {
     P_INT(hash_mb, 1, 4096),
     P_POS(eval_scale, 1000),
     P_BOOL(reuse_tree),
+    P_BOOL(early_stop),
     P_BOOL(seat_trees),
     P_DBL(resign_threshold, 0, 1),
     P_INT(resign_moves, 0, 1000),
@@ -90,6 +91,7 @@ void params_default(SearchParams *p)
      * gains visible to the search (98%). */
     p->eval_scale = 10.0;
     p->reuse_tree = 1;
+    p->early_stop = 0;
     p->seat_trees = 0;
     p->resign_threshold = 0.95;
     p->resign_moves = 4;

@@ -32,6 +32,8 @@ typedef struct SearchParams {
     int hash_mb;               /* transposition table of the leaf searches, MiB (read at creation) */
     double eval_scale;         /* leaf value = tanh(score / eval_scale), score in pawns */
     int reuse_tree;            /* keep the chosen subtree between moves */
+    int early_stop;            /* a playout budget stops once no other root move can catch up with
+                                * the most visited one (or there is one legal move) */
     int seat_trees;            /* self-play: one tree per seat (as two engines in a match) instead
                                 * of one both seats share; always so when the seats know different
                                 * things (hidden_private) */
