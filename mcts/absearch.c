@@ -21,6 +21,7 @@ struct AbSearch {
     AbStats stats;
     bool tables_vary;   /* a rule module switches move tables (the cube) */
     bool hidden;        /* face-down pieces */
+    bool null_ok;       /* null-move pruning: rule sets without rule modules */
     int qdepth;         /* capture plies after the full-width ones */
     int root_depth;     /* full-width depth of the current search (bounds check extensions) */
     Move killers[AB_MAX_PLY][2];
@@ -38,6 +39,7 @@ AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes)
     s->e = e;
     s->tables_vary = variant_tables_vary(v);
     s->hidden = hidden_on(v);
+    s->null_ok = v->modules == 0;
     s->tt_bytes = tt_bytes;
     if (tt_init(&s->tt, 0) < 0) {
         free(s);
@@ -250,8 +252,29 @@ static void update_history(AbSearch *s, const Position *pos, Move mv, int bonus)
 
 static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int ply, bool pv);
 
+/* True if the side to move has a piece besides its royal pieces and pawns-like pieces of the
+ * lowest value (zugzwang, where passing would help, is then unlikely). */
+static bool has_pieces(const Position *pos)
+{
+    const Variant *v = pos->v;
+    double low = 1e9;
+    for (int k = 0; k < v->nkinds; k++)
+        if (!v->kinds[k].royal && v->kinds[k].value < low)
+            low = v->kinds[k].value;
+    Side us = pos->side;
+    for (int i = 0; i < pos->count[us]; i++) {
+        const PieceKind *k = &v->kinds[XQ_PIECE_KIND(pos->board[pos->list[us][i]])];
+        if (!k->royal && k->value > low)
+            return true;
+    }
+    return false;
+}
+
 /* Value of an undrawn reveal: the mean over the identities it may show, weighted by their pool
- * probabilities, each searched with a full window (an expectation node). */
+ * probabilities, each searched with a full window (an expectation node). The caller gives the
+ * outcomes the capture search only (depth 0): an expectation node cannot be cut, so full-width
+ * plies below every reveal would multiply the search by the outcomes at each of them (banqi at
+ * two plies: 100 times the nodes); the tree above keeps exact chance nodes. */
 static int chance_value(AbSearch *s, Position *pos, Move mv, int depth, int ply)
 {
     Move out[HIDDEN_MAX_OUTCOMES];
@@ -292,6 +315,28 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
         }
     }
     bool in_check = pos->in_check;
+    /* Null move: if passing still holds beta at a reduced depth, so will a move (not in check,
+     * not at PV nodes, and only in rule sets whose turns are single plain moves: a pass must
+     * leave a position the rules could reach). */
+    if (s->null_ok && !pv && !in_check && depth >= 2 && ply > 0 && beta < AB_MATE_BOUND &&
+        has_pieces(pos)) {
+        int eval = te && te->eval != TT_NO_EVAL ? te->eval : clamp_eval(eval_score(s->e, pos));
+        if (!te)
+            tt_store(&s->tt, pos->key, XQ_MOVE_NONE, 0, eval, -1, TT_NONE);
+        if (eval >= beta) {
+            int r = depth >= 6 ? 3 : 2;
+            pos->side = XQ_OTHER(pos->side);
+            pos->key ^= s->v->zobrist_side;
+            int score = -ab(s, pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            pos->key ^= s->v->zobrist_side;
+            pos->side = XQ_OTHER(pos->side);
+            s->stats.null_tries++;
+            if (score >= beta) {
+                s->stats.null_cuts++;
+                return score > AB_MATE_BOUND ? beta : score;
+            }
+        }
+    }
     MoveList *list = &s->lists[ply];
     pos_generate_pseudo(pos, list);
     order_moves(s, pos, ply, tt_move);
@@ -306,7 +351,7 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
         legal++;
         int score;
         if (s->hidden && hidden_is_chance(pos, mv)) {
-            score = chance_value(s, pos, mv, depth - 1, ply);
+            score = chance_value(s, pos, mv, 0, ply);
         } else {
             Piece victim = pos->board[XQ_MOVE_TO(mv)];
             bool quiet = !victim && !XQ_MOVE_FLAGS(mv) && mv != tt_move;

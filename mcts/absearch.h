@@ -1,11 +1,12 @@
 /* absearch.h - the short alpha-beta searches that value the leaves of the MCTS tree: principal
  * variation search over every legal move to a fixed depth, then a capture search, with a
- * transposition table, killer and history move ordering, check extensions and late-move
- * reductions. Generic over rule sets: it plays the variant's own legal moves (rule-module moves
- * included), judges game ends by the variant's rules (mate, stalemate, repetition verdicts, the
- * move limit, captured royal pieces, hit points), and values an undrawn reveal of a face-down
- * piece by the probability-weighted mean of its outcomes (an expectation node). One searcher per
- * thread; not thread-safe. */
+ * transposition table, killer and history move ordering, check extensions, late-move
+ * reductions and (rule sets without rule modules) null-move pruning. Generic over rule sets: it
+ * plays the variant's own legal moves (rule-module moves included), judges game ends by the
+ * variant's rules (mate, stalemate, repetition verdicts, the move limit, captured royal pieces,
+ * hit points), and values an undrawn reveal of a face-down piece by the probability-weighted
+ * mean of its outcomes (an expectation node, below which only the capture search runs). One
+ * searcher per thread; not thread-safe. */
 #ifndef XQ_ABSEARCH_H
 #define XQ_ABSEARCH_H
 
@@ -27,6 +28,7 @@ typedef struct AbStats {
     uint64_t qnodes;    /* of which capture-search nodes */
     uint64_t tt_hits;   /* probes that found their key */
     uint64_t searches;  /* ab_search calls */
+    uint64_t null_tries, null_cuts; /* null moves tried, and those that held beta */
 } AbStats;
 
 /* Creates a searcher whose transposition table gets at most tt_bytes bytes (at least one bucket)

@@ -196,6 +196,34 @@ static void ab_capture_search_settles_exchanges(void **state)
     fixture_free(f);
 }
 
+/* Null-move pruning: a quiet middle-game search tries passes and some hold beta; a rule set with
+ * rule modules (river-camp: camp entries and exits) never passes. Mates are still found with it
+ * (ab_finds_mate_in_2 runs with it on). */
+static void ab_null_move_prunes(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    AbSearch *s = ab_create(f->v, f->e, 1 << 20);
+    pos_init_start(f->pos, f->v);
+    Move best;
+    int score = ab_search(s, f->pos, 4, 4, &best);
+    assert_true(abs(score) < AB_MATE_BOUND);
+    assert_true(pos_move_is_legal(f->pos, best));
+    assert_true(ab_stats(s)->null_tries > 0);
+    assert_true(ab_stats(s)->null_cuts > 0);
+    assert_true(ab_stats(s)->null_cuts <= ab_stats(s)->null_tries);
+    ab_free(s);
+    fixture_free(f);
+    f = fixture("river-camp");
+    s = ab_create(f->v, f->e, 1 << 20);
+    pos_init_start(f->pos, f->v);
+    ab_search(s, f->pos, 3, 4, &best);
+    assert_true(pos_move_is_legal(f->pos, best));
+    assert_int_equal(ab_stats(s)->null_tries, 0);
+    ab_free(s);
+    fixture_free(f);
+}
+
 /* Jieqi: at the start nearly every move is an undrawn reveal. The search values each by the
  * mean over the identities the pools allow, so a one-ply search gives a finite score that the
  * outcomes (more nodes than moves) decide, the same every time. */
@@ -351,6 +379,70 @@ static void child_values_and_minimax_take_free_chariot(void **state)
     fixture_free(f);
 }
 
+/* early_stop: a playout budget ends once the most visited root move cannot be caught up, with the
+ * move the full budget returns; one legal move ends it at the first check. */
+static void early_stop_keeps_the_move(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    /* After h2e2 h9g7 (a central cannon, a horse out). */
+    test_set_fen(f->pos, f->v, "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+    SearchParams p;
+    params_default(&p);
+    p.playouts = 2000;
+    SearchResult full, early;
+    for (int run = 0; run < 2; run++) {
+        p.early_stop = run;
+        Mcts *m = mcts_create(f->v, f->e, &p);
+        Rng rng;
+        rng_init(&rng, 3);
+        assert_int_equal(mcts_search(m, f->pos, &rng, false, run ? &early : &full), 0);
+        mcts_free(m);
+    }
+    assert_false(full.early);
+    assert_int_equal(full.playouts, 2000);
+    assert_true(early.early);
+    assert_true(early.playouts < 2000);
+    assert_int_equal(early.best, full.best);
+    /* Black's one move is a6a5: the chariot holds d8, the facing generals e9. */
+    test_set_fen(f->pos, f->v, "3k5/R8/9/p8/9/9/9/9/9/4K4 b - - 0 1");
+    MoveList list;
+    assert_int_equal(pos_generate_legal(f->pos, &list), 1);
+    Mcts *m = mcts_create(f->v, f->e, &p);
+    Rng rng;
+    rng_init(&rng, 3);
+    assert_int_equal(mcts_search(m, f->pos, &rng, false, &early), 0);
+    assert_true(early.early);
+    assert_true(early.playouts <= 8);
+    assert_int_equal(early.best, list.moves[0]);
+    mcts_free(m);
+    fixture_free(f);
+}
+
+/* child_margin: quiet children far below the best searched sibling keep their heuristic values;
+ * the captures are always searched, so the free chariot is still taken. */
+static void child_margin_keeps_captures(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    test_set_fen(f->pos, f->v, "4k4/9/9/r8/4p4/9/4R4/9/9/R2K5 w - - 0 1");
+    SearchParams p;
+    params_default(&p);
+    p.child_values = 1;
+    p.child_margin = 1;
+    p.playouts = 8;
+    Mcts *m = mcts_create(f->v, f->e, &p);
+    Rng rng;
+    rng_init(&rng, 1);
+    SearchResult r;
+    assert_int_equal(mcts_search(m, f->pos, &rng, false, &r), 0);
+    char buf[16];
+    iccs(f->v, r.best, buf);
+    assert_string_equal(buf, "a0a6");
+    mcts_free(m);
+    fixture_free(f);
+}
+
 /* Every shipped rule set plays with the new options (leaf searches, child values, minimax
  * backups, exchange priors, a restricted child set): legal moves, the same game for the same
  * seed, and a second game after mcts_reset equal to the first (the table is cleared). */
@@ -364,6 +456,8 @@ static void new_options_in_every_rule_set(void **state)
         {"child_values", "1", "minimax_weight", "0.3", "prior_see", "1"},
         {"leaf_depth", "1", "minimax_weight", "0.5", "pv_prior", "0.3"},
         {"child_values", "1", "child_top", "4", "leaf_depth", "1"},
+        {"child_values", "1", "child_margin", "1", "early_stop", "1"},
+        {"leaf_depth", "3", "qsearch_depth", "2", "early_stop", "1"},
     };
     for (size_t vi = 0; vi < sizeof VARIANTS / sizeof VARIANTS[0]; vi++) {
         Fixture *f = fixture(VARIANTS[vi]);
@@ -425,11 +519,14 @@ int main(void)
         cmocka_unit_test(ab_finds_mate_in_2),
         cmocka_unit_test(ab_stalemate_by_the_rules),
         cmocka_unit_test(ab_capture_search_settles_exchanges),
+        cmocka_unit_test(ab_null_move_prunes),
         cmocka_unit_test(ab_expectation_over_reveals),
         cmocka_unit_test(attack_map_patterns),
         cmocka_unit_test(see_prior_saves_attacked_piece),
         cmocka_unit_test(child_values_prove_mate_at_expansion),
         cmocka_unit_test(child_values_and_minimax_take_free_chariot),
+        cmocka_unit_test(early_stop_keeps_the_move),
+        cmocka_unit_test(child_margin_keeps_captures),
         cmocka_unit_test(new_options_in_every_rule_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
