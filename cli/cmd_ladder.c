@@ -22,8 +22,10 @@ enum { MAX_RUNGS = 16 };
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: xqlab ladder -v VARIANT --playouts P1,P2,... [-n GAMES] [options]\n\n"
-        "Plays GAMES self-play games at each search budget (playouts per move) with the same\n"
+        "usage: xqlab ladder -v VARIANT --playouts P1,P2,... | --movetime MS1,MS2,... [-n GAMES]\n"
+        "                    [options]\n\n"
+        "Plays GAMES self-play games at each search budget (playouts, or milliseconds, per\n"
+        "move) with the same\n"
         "base seed, so game i of every rung starts from the same seed, and prints per budget:\n"
         "red wins / draws / black wins (first / second mover for hidden-piece rule sets), the\n"
         "first mover's score with its 95%% win/draw/loss interval, the draw rate with its\n"
@@ -34,6 +36,9 @@ static void usage(FILE *out)
         "options:\n"
         "  -v, --variant V      rule set name or variant file\n"
         "      --playouts LIST  comma-separated budgets, e.g. 50,200,800 (at most 16)\n"
+        "      --movetime LIST  timed budgets instead, milliseconds per move, e.g. 10,40,160:\n"
+        "                       each rung also reports the playouts per move it reached (a\n"
+        "                       timed run: the games depend on the machine's speed)\n"
         "  -n, --games N        games per budget (default 100)\n"
         "      --seed S         base seed (default 1)\n"
         "      --preset NAME    run preset (quick, standard, strong or a file); --playouts wins\n"
@@ -44,7 +49,8 @@ static void usage(FILE *out)
         "      --openings FILE  opening book: games 2k and 2k+1 of every rung start from opening k\n"
         "                       (cycling), as in selfplay\n"
         "  -t, --threads T      worker threads (default: all cores)\n"
-        "  -o, --output DIR     also write DIR/VARIANT-pP.h5 per budget (DIR is created;\n"
+        "  -o, --output DIR     also write DIR/VARIANT-pP.h5 (timed: VARIANT-tMS.h5) per\n"
+        "                       budget (DIR is created;\n"
         "                       existing files are not overwritten)\n"
         "      --force          replace existing datasets in DIR and plot files\n"
         "      --progress MODE  live, log or quiet (default: quiet)\n"
@@ -56,28 +62,31 @@ static void usage(FILE *out)
 }
 
 typedef struct Rung {
-    int playouts;
+    int playouts;               /* the budget; a timed rung: the playouts per move it reached */
+    int movetime;               /* a timed rung's milliseconds per move (0: a playout budget) */
     RunTotals totals;
     Wdl red;                     /* the first mover's results */
     ResultSummary r;
     double seconds;
 } Rung;
 
-static int parse_playouts(const char *text, int *out, int *n)
+/* A comma-separated budget list of --playouts or --movetime. */
+static int parse_budgets(const char *option, const char *text, long max, int *out, int *n)
 {
     *n = 0;
     const char *p = text;
     while (*p) {
         char *end;
         long v = strtol(p, &end, 10);
-        if (end == p || v < 1 || v > 10000000 || (*end && *end != ','))
-            return cli_error(EXIT_USAGE, "ladder", "--playouts expects budgets like 50,200,800, not '%s'", text);
+        if (end == p || v < 1 || v > max || (*end && *end != ','))
+            return cli_error(EXIT_USAGE, "ladder", "%s expects budgets like 50,200,800 (1 to %ld), not '%s'",
+                             option, max, text);
         if (*n == MAX_RUNGS)
-            return cli_error(EXIT_USAGE, "ladder", "--playouts: at most %d budgets", MAX_RUNGS);
+            return cli_error(EXIT_USAGE, "ladder", "%s: at most %d budgets", option, MAX_RUNGS);
         out[(*n)++] = (int)v;
         p = *end ? end + 1 : end;
     }
-    return *n ? EXIT_OK : cli_error(EXIT_USAGE, "ladder", "--playouts: no budget given");
+    return *n ? EXIT_OK : cli_error(EXIT_USAGE, "ladder", "%s: no budget given", option);
 }
 
 static double balance_index(const ResultSummary *r)
@@ -99,7 +108,8 @@ static void print_json(FILE *out, const Variant *v, const Rung *r, int n, uint64
     json_string(out, weights);
     fprintf(out, ", \"rungs\": [");
     for (int i = 0; i < n; i++) {
-        fprintf(out, "%s{\"playouts\": %d, \"games\": %" PRIu64 ", ", i ? ", " : "", r[i].playouts, r[i].r.games);
+        fprintf(out, "%s{\"movetime\": %d, \"playouts\": %d, \"games\": %" PRIu64 ", ", i ? ", " : "", r[i].movetime,
+                r[i].playouts, r[i].r.games);
         analysis_json_results(out, &r[i].red, &r[i].totals.hidden, &r[i].r);
         fprintf(out, ", \"balance_index\": ");
         json_number(out, balance_index(&r[i].r));
@@ -141,12 +151,14 @@ static void print_text(FILE *out, const Variant *v, const Rung *r, int n, bool m
     bool hidden = variant_assigns_colours(v);
     const char *wdl_head = hidden ? "first/draw/second" : "red/draw/black", *score_head = hidden ? "1st score" : "red score";
     fprintf(out, "%sBalance ladder: %s, %" PRIu64 " games per budget\n\n", md ? "# " : "", variant, r[0].r.games);
+    bool timed = r[0].movetime > 0;
     if (md)
-        fprintf(out, "| playouts | %s | %s | 95%% CI | draw rate | 95%% CI | resolves | balance | mean length | seconds |\n"
-                     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", wdl_head, score_head);
+        fprintf(out, "| %s%s | %s | %s | 95%% CI | draw rate | 95%% CI | resolves | balance | mean length | seconds |\n"
+                     "|---:|%s---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", timed ? "ms/move | " : "",
+                timed ? "playouts/move" : "playouts", wdl_head, score_head, timed ? "---:|" : "");
     else
-        fprintf(out, "%8s  %-17s %9s  %-15s %9s  %-15s %8s %8s %7s %8s\n", "playouts", wdl_head, score_head, "95% CI",
-                "draw rate", "95% CI", "resolves", "balance", "length", "seconds");
+        fprintf(out, "%s%8s  %-17s %9s  %-15s %9s  %-15s %8s %8s %7s %8s\n", timed ? " ms/move " : "", "playouts",
+                wdl_head, score_head, "95% CI", "draw rate", "95% CI", "resolves", "balance", "length", "seconds");
     for (int i = 0; i < n; i++) {
         const ResultSummary *s = &r[i].r;
         char wdl[64], ci[32], dci[32], res[16];
@@ -154,6 +166,8 @@ static void print_text(FILE *out, const Variant *v, const Rung *r, int n, bool m
         snprintf(ci, sizeof ci, "%.1f%% .. %.1f%%", 100 * s->first.lo, 100 * s->first.hi);
         snprintf(dci, sizeof dci, "%.1f%% .. %.1f%%", 100 * s->draws.lo, 100 * s->draws.hi);
         snprintf(res, sizeof res, "+-%.1f", 100 * s->resolution);
+        if (timed)
+            fprintf(out, md ? "| %d " : "%8d ", r[i].movetime);
         fprintf(out, md ? "| %d | %s | %.1f%% | %s | %.1f%% | %s | %s | %.3f | %.1f | %.1f |\n"
                         : "%8d  %-17s %8.1f%%  %-15s %8.1f%%  %-15s %8s %8.3f %7.1f %8.1f\n",
                 r[i].playouts, wdl, 100 * s->first.mean, ci, 100 * s->draws.mean, dci, res, balance_index(s),
@@ -163,9 +177,9 @@ static void print_text(FILE *out, const Variant *v, const Rung *r, int n, bool m
         ScoreDiff s = stats_score_diff(&r[0].red, &r[n - 1].red);
         ScoreDiff d = stats_proportion_diff(r[0].red.draws, wdl_games(&r[0].red), r[n - 1].red.draws,
                                             wdl_games(&r[n - 1].red));
-        fprintf(out, "\nfrom %d to %d playouts: %s %+.1f points (95%% CI %+.1f .. %+.1f, p = %.3g), draw rate "
-                "%+.1f points (95%% CI %+.1f .. %+.1f, p = %.3g)\n", r[0].playouts, r[n - 1].playouts,
-                hidden ? "first mover's score" : "red score", 100 * s.diff, 100 * s.lo, 100 * s.hi, s.p, 100 * d.diff,
+        fprintf(out, "\nfrom %d to %d %s: %s %+.1f points (95%% CI %+.1f .. %+.1f, p = %.3g), draw rate "
+                "%+.1f points (95%% CI %+.1f .. %+.1f, p = %.3g)\n", timed ? r[0].movetime : r[0].playouts,
+                timed ? r[n - 1].movetime : r[n - 1].playouts, timed ? "ms/move" : "playouts", hidden ? "first mover's score" : "red score", 100 * s.diff, 100 * s.lo, 100 * s.hi, s.p, 100 * d.diff,
                 100 * d.lo, 100 * d.hi, d.p);
     }
     fprintf(out, "%s(resolves: the smallest first-move advantage, in points, a rung's games detect at 95%%)\n"
@@ -183,6 +197,7 @@ int cmd_ladder(int argc, char **argv)
     const char *sets[64], *fen = NULL, *openings = NULL;
     PlotOptions plot = PLOT_OPTIONS_INIT;
     int nsets = 0, budgets[MAX_RUNGS], nbudgets = 0;
+    bool timed = false, by_playouts = false;
     long games = 100, threads = 0;
     uint64_t seed = 1;
     OutputFormat format = FORMAT_TEXT;
@@ -198,8 +213,15 @@ int cmd_ladder(int argc, char **argv)
         } else if ((!strcmp(a, "-v") || !strcmp(a, "--variant")) && has) {
             variant_arg = argv[++i];
         } else if (!strcmp(a, "--playouts") && has) {
-            if (parse_playouts(argv[++i], budgets, &nbudgets) != EXIT_OK)
-                return EXIT_USAGE;
+            if (timed || parse_budgets("--playouts", argv[++i], 10000000, budgets, &nbudgets) != EXIT_OK)
+                return timed ? cli_error(EXIT_USAGE, "ladder", "--playouts and --movetime are alternatives")
+                             : EXIT_USAGE;
+            by_playouts = true;
+        } else if (!strcmp(a, "--movetime") && has) {
+            if (by_playouts || parse_budgets("--movetime", argv[++i], 86400000, budgets, &nbudgets) != EXIT_OK)
+                return by_playouts ? cli_error(EXIT_USAGE, "ladder", "--playouts and --movetime are alternatives")
+                                   : EXIT_USAGE;
+            timed = true;
         } else if ((!strcmp(a, "-n") || !strcmp(a, "--games")) && has) {
             if (cli_parse_int("ladder", "--games", argv[++i], 1, 100000000L, &games) < 0)
                 return EXIT_USAGE;
@@ -234,7 +256,8 @@ int cmd_ladder(int argc, char **argv)
     if (!variant_arg)
         return cli_error(EXIT_USAGE, "ladder", "needs -v VARIANT (xqlab variants lists them)");
     if (!nbudgets)
-        return cli_error(EXIT_USAGE, "ladder", "needs --playouts P1,P2,... (e.g. 50,200,800)");
+        return cli_error(EXIT_USAGE, "ladder", "needs --playouts P1,P2,... (e.g. 50,200,800) or --movetime "
+                         "MS1,MS2,...");
     if (fen && openings)
         return cli_error(EXIT_USAGE, "ladder", "--fen and --openings exclude each other");
 
@@ -294,7 +317,7 @@ int cmd_ladder(int argc, char **argv)
     }
     for (int i = 0; i < nbudgets && out_dir; i++) {
         char file[PATH_MAX];
-        snprintf(file, sizeof file, "%s/%s-p%d.h5", out_dir, v->name, budgets[i]);
+        snprintf(file, sizeof file, "%s/%s-%c%d.h5", out_dir, v->name, timed ? 't' : 'p', budgets[i]);
         const char *inputs[1] = {wchoice.path};
         if ((status = cli_output_claim(&outs[i], "ladder", "-o", file, plot.force ? CLI_OUTPUT_FORCE : 0, inputs,
                                        wchoice.path[0] ? 1 : 0)) != EXIT_OK)
@@ -305,7 +328,12 @@ int cmd_ladder(int argc, char **argv)
     analysis_command_line(argc, argv, command_line, sizeof command_line);
     for (int i = 0; i < nbudgets; i++) {
         SearchParams p = params;
-        p.playouts = budgets[i];
+        if (timed) {
+            p.movetime = budgets[i];
+        } else {
+            p.playouts = budgets[i];
+            p.movetime = 0;
+        }
         SelfplayOptions o = SELFPLAY_OPTIONS_INIT;
         o.variant = v;
         o.start_fen = fen;
@@ -321,18 +349,22 @@ int cmd_ladder(int argc, char **argv)
         o.progress = !strcmp(progress, "live") ? PROGRESS_LIVE : !strcmp(progress, "log") ? PROGRESS_LOG : PROGRESS_QUIET;
         SelfplayReport report;
         rungs[i].playouts = budgets[i];
+        rungs[i].movetime = timed ? budgets[i] : 0;
         if (selfplay_run(&o, &rungs[i].totals, &report, &err) < 0) {
             status = cli_report("ladder", &err);
             goto cleanup;
         }
+        if (timed)
+            rungs[i].playouts = report.searches ? (int)(report.playouts / report.searches) : 0;
         rungs[i].red = (Wdl){rungs[i].totals.red_wins, rungs[i].totals.draws, rungs[i].totals.black_wins};
         results_summarise(&rungs[i].red, &rungs[i].totals.hidden, &rungs[i].r);
         rungs[i].seconds = report.wall_seconds;
         char who[48];
-        snprintf(who, sizeof who, "the %d-playout rung", budgets[i]);
+        snprintf(who, sizeof who, "the %d-%s rung", budgets[i], timed ? "ms" : "playout");
         cli_warn_arena("ladder", who, report.truncated_searches, p.arena_nodes, "--set arena_nodes=N");
         if (format == FORMAT_TEXT && !strcmp(progress, "quiet"))
-            fprintf(stderr, "xqlab ladder: %d playouts: %ld games in %.1f s\n", budgets[i], games, report.wall_seconds);
+            fprintf(stderr, "xqlab ladder: %d %s: %ld games in %.1f s\n", budgets[i], timed ? "ms/move" : "playouts",
+                    games, report.wall_seconds);
     }
     if (format == FORMAT_JSON)
         print_json(stdout, v, rungs, nbudgets, seed, weights_line);

@@ -46,6 +46,9 @@ static void usage(FILE *out)
         "                        2p+1: A as Black); never replaces FILE without --force\n"
         "      --force           replace an existing --pgn FILE\n"
         "      --preset NAME     base search settings for mcts players (configs/runs)\n"
+        "      --movetime MS     mcts players think MS milliseconds per move instead of a\n"
+        "                        playout budget (a player's playouts= keeps its budget); the\n"
+        "                        summary gives each side's playouts per move\n"
         "      --sprt E0,E1,A,B  sequential test of H0: Elo = E0 against H1: Elo = E1 with error\n"
         "                        rates A, B: stops at the first verdict, checked pair by pair\n"
         "                        in pair order (the same verdict for any thread count);\n"
@@ -105,7 +108,7 @@ int cmd_match(int argc, char **argv)
     const char *variant_arg = NULL, *a_text = NULL, *b_text = NULL, *preset = NULL;
     const char *openings = NULL, *pgn_out = NULL, *fen = NULL;
     bool force = false, opening_given = false;
-    long games = 100, threads = 0, opening = 4;
+    long games = 100, threads = 0, opening = 4, movetime = 0;
     uint64_t seed = 1;
     bool json = false, quiet = false;
     SprtSpec sprt;
@@ -146,6 +149,9 @@ int cmd_match(int argc, char **argv)
             force = true;
         } else if (!strcmp(a, "--preset") && has) {
             preset = argv[++i];
+        } else if (!strcmp(a, "--movetime") && has) {
+            if (cli_parse_int("match", "--movetime", argv[++i], 1, 86400000, &movetime) < 0)
+                return EXIT_USAGE;
         } else if (!strcmp(a, "--sprt") && has) {
             char msg[200];
             if (sprt_parse(&sprt, argv[++i], msg, sizeof msg) < 0)
@@ -191,6 +197,8 @@ int cmd_match(int argc, char **argv)
         cli_output_release(&pgn);
         return status;
     }
+    if (movetime > 0)
+        base.movetime = (int)movetime; /* a player's own playouts= or movetime= still wins */
     if (player_parse(&sa, a_text, &base, &err) < 0 || player_parse(&sb, b_text, &base, &err) < 0) {
         cli_output_release(&pgn);
         return cli_error(EXIT_USAGE, "match", "%s: %s", err.file, err.message);
@@ -286,6 +294,13 @@ int cmd_match(int argc, char **argv)
                (unsigned long long)t.pentanomial[0], (unsigned long long)t.pentanomial[1],
                (unsigned long long)t.pentanomial[2], (unsigned long long)t.pentanomial[3],
                (unsigned long long)t.pentanomial[4], score, t.interrupted ? "true" : "false");
+        for (int k = 0; k < 2; k++) {
+            const SearchParams *pp = k ? &sb.params : &sa.params;
+            bool mcts = (k ? sb.kind : sa.kind) == PLAYER_MCTS;
+            printf("\"%s_movetime\": %d, \"%s_playouts_per_move\": %.1f, ", k ? "b" : "a",
+                   mcts ? pp->movetime : 0, k ? "b" : "a",
+                   t.searches[k] ? (double)t.playouts[k] / (double)t.searches[k] : 0.0);
+        }
         printf("\"a_weights\": ");
         json_string(stdout, wline[0]);
         printf(", \"b_weights\": ");
@@ -309,6 +324,17 @@ int cmd_match(int argc, char **argv)
         printf("match: %s, A = %s, B = %s, %llu games%s\n", v->name, sa.label, sb.label,
                (unsigned long long)t.games, t.interrupted ? " (interrupted)" : "");
         printf("weights A:  %s\nweights B:  %s\n", wline[0], wline[1]);
+        for (int k = 0; k < 2; k++) {
+            const PlayerSpec *ps = k ? &sb : &sa;
+            if (ps->kind != PLAYER_MCTS || !t.searches[k])
+                continue;
+            double per_move = (double)t.playouts[k] / (double)t.searches[k];
+            if (ps->params.movetime > 0)
+                printf("search %c:   %d ms/move (timed), %.0f playouts/move on average\n", 'A' + k,
+                       ps->params.movetime, per_move);
+            else
+                printf("search %c:   %.0f playouts/move\n", 'A' + k, per_move);
+        }
         printf("A as red:   %llu W / %llu D / %llu L\n", (unsigned long long)t.a_red[0],
                (unsigned long long)t.a_red[1], (unsigned long long)t.a_red[2]);
         printf("A as black: %llu W / %llu D / %llu L\n", (unsigned long long)t.a_black[0],

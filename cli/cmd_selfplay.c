@@ -35,6 +35,9 @@ static void usage(FILE *out)
         "      --no-output      play and summarise without writing a dataset\n"
         "  -t, --threads T      worker threads (default: all cores, or OMP_NUM_THREADS)\n"
         "      --playouts P     playouts per move (overrides the preset)\n"
+        "      --movetime MS    milliseconds per move instead of a playout budget: a timed\n"
+        "                       run (recorded as movetime in the dataset; its games depend on\n"
+        "                       the machine's speed, so they do not replay move for move)\n"
         "      --seed S         base seed (default 1)\n"
         "      --fen FEN        start every game from this position (default: the variant's)\n"
         "      --openings FILE  opening book: games 2k and 2k+1 start from opening k (cycling\n"
@@ -106,8 +109,11 @@ static void print_json(const RunTotals *totals, const Variant *v, const SearchPa
         printf("null");
     printf(", \"weights\": ");
     json_string(stdout, weights);
-    printf(", \"played\": %llu, \"resumed_games\": %llu, \"wall_seconds\": %.3f, \"settings\": {",
-           (unsigned long long)report->played, (unsigned long long)report->resumed_games, report->wall_seconds);
+    printf(", \"played\": %llu, \"resumed_games\": %llu, \"wall_seconds\": %.3f, \"timed\": %s, "
+           "\"searches\": %llu, \"playouts\": %llu, \"settings\": {",
+           (unsigned long long)report->played, (unsigned long long)report->resumed_games, report->wall_seconds,
+           params->movetime > 0 ? "true" : "false", (unsigned long long)report->searches,
+           (unsigned long long)report->playouts);
     for (int i = 0; i < params_count(); i++) {
         char value[64];
         ParamRange range;
@@ -147,7 +153,7 @@ int cmd_selfplay(int argc, char **argv)
 {
     const char *variant_arg = NULL, *out = NULL, *preset = NULL, *weights = NULL;
     const char *progress = NULL, *fen = NULL, *openings = NULL;
-    long games = 100, threads = 0, playouts = -1;
+    long games = 100, threads = 0, playouts = -1, movetime = -1;
     uint64_t seed = 1;
     double log_interval = 30;
     long flush_games = 64;
@@ -176,6 +182,9 @@ int cmd_selfplay(int argc, char **argv)
                 return EXIT_USAGE;
         } else if (!strcmp(a, "--playouts") && has) {
             if (cli_parse_int("selfplay", "--playouts", argv[++i], 1, 10000000, &playouts) < 0)
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--movetime") && has) {
+            if (cli_parse_int("selfplay", "--movetime", argv[++i], 1, 86400000, &movetime) < 0)
                 return EXIT_USAGE;
         } else if (!strcmp(a, "--seed") && has) {
             if (cli_parse_u64("selfplay", "--seed", argv[++i], &seed) < 0)
@@ -286,8 +295,17 @@ int cmd_selfplay(int argc, char **argv)
     if ((preset && (status = cli_load_preset("selfplay", preset, &params)) != EXIT_OK) ||
         (status = cli_apply_sets("selfplay", sets, nsets, &params)) != EXIT_OK)
         goto cleanup;
-    if (playouts > 0)
+    if (playouts > 0 && movetime > 0) {
+        status = cli_error(EXIT_USAGE, "selfplay", "--playouts and --movetime are alternatives: "
+                           "give one budget per move");
+        goto cleanup;
+    }
+    if (playouts > 0) {
         params.playouts = (int)playouts;
+        params.movetime = 0;
+    }
+    if (movetime > 0)
+        params.movetime = (int)movetime;
 
     v = cli_load_variant(variant_arg);
     if (!v) {
@@ -476,9 +494,15 @@ int cmd_selfplay(int argc, char **argv)
         print_json(&totals, v, &params, weights_line, seed, fen, openings, report.interrupted ? NULL : dataset,
                    &report);
     } else if (print_summary) {
-        printf("xqlab selfplay: %s, %llu games played in %.1f s (%.2f games/s, %d playouts/move)%s\n",
-               v->name, (unsigned long long)report.played, report.wall_seconds, rate,
-               params.playouts, report.resumed_games ? ", resumed run" : "");
+        char budget[96];
+        if (params.movetime > 0)
+            snprintf(budget, sizeof budget, "%d ms/move, timed: %.0f playouts/move on average",
+                     params.movetime, report.searches ? (double)report.playouts / (double)report.searches : 0.0);
+        else
+            snprintf(budget, sizeof budget, "%d playouts/move", params.playouts);
+        printf("xqlab selfplay: %s, %llu games played in %.1f s (%.2f games/s, %s)%s\n",
+               v->name, (unsigned long long)report.played, report.wall_seconds, rate, budget,
+               report.resumed_games ? ", resumed run" : "");
         totals_print(&totals, v, weights_line, stdout);
 #ifdef XQLAB_WITH_MPI
         if (mpi.active)

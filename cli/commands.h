@@ -19,5 +19,6 @@ int cmd_ladder(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
 int cmd_train(int argc, char **argv);
+int cmd_analyse(int argc, char **argv);
 
 #endif

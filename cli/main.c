@@ -21,6 +21,7 @@ static const Command COMMANDS[] = {
     {"export", "write games of datasets as Xiangqi PGN (WXF / ICCS), with a read-back check", cmd_export},
     {"import", "read PGN game collections (ICCS / WXF) into a dataset; bad games refused", cmd_import},
     {"ladder", "self-play at several search budgets: how balance and draws move with strength", cmd_ladder},
+    {"analyse", "search one position: best move, value, principal variation, root moves", cmd_analyse},
     {"engine", "run as a UCI / UCCI / XBoard engine for GUIs and match tools", cmd_engine},
     {"merge", "join the shards of a run into one dataset, or a virtual-dataset index over them", cmd_merge},
 };

@@ -18,6 +18,7 @@
 
 #include "hidden.h"
 #include "notation.h"
+#include "score.h"
 #include "weights_choice.h"
 
 enum {
@@ -620,8 +621,7 @@ GameStatus session_status(Session *s)
 
 int session_value_cp(const Session *s, float value)
 {
-    double v = value > 0.9999f ? 0.9999 : value < -0.9999f ? -0.9999 : value;
-    return (int)lround(100.0 * s->params.eval_scale * atanh(v));
+    return score_value_cp(value, s->params.eval_scale);
 }
 
 /* ---- searching ------------------------------------------------------------------------------ */

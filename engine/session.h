@@ -151,8 +151,7 @@ void session_abort(Session *s);
 /* Waits until the search has finished by itself (not infinite searches). */
 void session_wait(Session *s);
 
-/* Centipawn equivalent of a root value: the inverse of the search's leaf mapping value =
- * tanh(pawns / eval_scale), times 100, the value clamped to +-0.9999 first. */
+/* Centipawn equivalent of a root value with the session's eval_scale (score.h). */
 int session_value_cp(const Session *s, float value);
 
 #endif

@@ -28,6 +28,7 @@ typedef struct Shared {
     uint64_t end;              /* one past the last game index */
     _Atomic uint64_t next_claim;
     _Atomic uint64_t playouts;
+    _Atomic uint64_t searches;
     _Atomic uint64_t truncated_searches; /* searches stopped early by a full arena */
     bool workers_done;
     atomic_bool failed;        /* a worker or the writer failed: stop everything */
@@ -236,6 +237,7 @@ static void run_workers(Shared *s)
                 break;
             }
             atomic_fetch_add(&s->playouts, gs.playouts);
+            atomic_fetch_add(&s->searches, gs.searches);
             pthread_mutex_lock(&s->lock);
             slot->stats = gs;
             slot->ready = true;
@@ -329,6 +331,7 @@ int selfplay_run(const SelfplayOptions *o, RunTotals *totals, SelfplayReport *re
     report->interrupted = s.next_write < s.end && !atomic_load(&s.failed);
     report->wall_seconds = now_seconds() - s.start_time;
     report->playouts = atomic_load(&s.playouts);
+    report->searches = atomic_load(&s.searches);
     report->truncated_searches = atomic_load(&s.truncated_searches);
     int status = 0;
     if (atomic_load(&s.failed)) {

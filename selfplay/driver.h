@@ -51,6 +51,8 @@ typedef struct SelfplayReport {
     double wall_seconds;
     double write_seconds;       /* time the writer spent in dataset calls */
     uint64_t playouts;          /* new playouts summed over all searches of this run */
+    uint64_t searches;          /* searches of this run (a timed run's playouts per move are
+                                 * playouts / searches) */
     uint64_t truncated_searches; /* searches that filled the arena (arena_nodes) and stopped early */
 } SelfplayReport;
 

@@ -130,6 +130,7 @@ int game_play(Mcts *const m[2], const SearchParams *p, const Variant *v, const c
     stats->resign_disabled = p->resign_moves > 0 && rng_double(&rng) < p->resign_disabled_fraction;
     stats->would_resign_side = -1;
     stats->playouts = 0;
+    stats->searches = 0;
     g->resign_disabled = stats->resign_disabled;
 
     int low_streak[2] = {0, 0};
@@ -167,6 +168,7 @@ int game_play(Mcts *const m[2], const SearchParams *p, const Variant *v, const c
         if (mcts_search(m[pos->side], pos, &rng, p->dirichlet_epsilon > 0, &sr) < 0)
             break; /* unreachable: the status above saw legal moves */
         stats->playouts += (uint64_t)sr.playouts;
+        stats->searches++;
         Side us = pos->side;
         if (p->resign_moves > 0) {
             low_streak[us] = sr.value < -p->resign_threshold ? low_streak[us] + 1 : 0;

@@ -24,6 +24,7 @@ typedef struct GameStats {
     bool resign_disabled;   /* resignation was switched off in this game */
     int would_resign_side;  /* side that met the resignation condition, -1 if none */
     uint64_t playouts;      /* new playouts of all searches */
+    uint64_t searches;      /* searches (moves chosen by the search) */
 } GameStats;
 
 /* Plays game `index` of a run with base seed `seed` from `start_fen` (NULL: the variant's start

@@ -159,7 +159,7 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
     if (o->threads > 0)
         omp_set_num_threads(o->threads);
     atomic_bool failed = false;
-    _Atomic uint64_t finished = 0, truncated[2] = {0, 0};
+    _Atomic uint64_t finished = 0, truncated[2] = {0, 0}, playouts[2] = {0, 0}, searches[2] = {0, 0};
     /* SPRT: pairs [0, sprt_prefix) are complete and in sprt_counts; sprt_end is the pair count
      * the totals keep (all pairs until a verdict). Updated under one lock, in pair order. */
     uint64_t sprt_prefix = 0, sprt_counts[5] = {0};
@@ -215,6 +215,10 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
         if (ok) {
             atomic_fetch_add(&truncated[0], player_truncated_searches(&a));
             atomic_fetch_add(&truncated[1], player_truncated_searches(&b));
+            atomic_fetch_add(&playouts[0], a.playouts);
+            atomic_fetch_add(&playouts[1], b.playouts);
+            atomic_fetch_add(&searches[0], a.searches);
+            atomic_fetch_add(&searches[1], b.searches);
         }
         if (pos) {
             player_free(&a);
@@ -231,6 +235,10 @@ int match_run(const MatchOptions *o, MatchTotals *t, XqError *err)
     }
     t->truncated_searches[0] = atomic_load(&truncated[0]);
     t->truncated_searches[1] = atomic_load(&truncated[1]);
+    for (int i = 0; i < 2; i++) {
+        t->playouts[i] = atomic_load(&playouts[i]);
+        t->searches[i] = atomic_load(&searches[i]);
+    }
     t->sprt_llr = llr;
     t->sprt_verdict = verdict;
     uint64_t end = atomic_load(&sprt_end);

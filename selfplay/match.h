@@ -38,6 +38,7 @@ typedef struct MatchTotals {
     uint64_t pentanomial[5];         /* pairs by A's points: 0, 0.5, 1, 1.5, 2 */
     uint64_t by_reason[TERM_COUNT];
     uint64_t truncated_searches[2];  /* searches of A, of B that filled the node arena */
+    uint64_t playouts[2], searches[2]; /* of A, of B: playouts per move = playouts / searches */
     bool interrupted;
     /* With MatchOptions.sprt: the LLR after the last counted pair and the verdict; the totals
      * count exactly the pairs up to the one that reached it (games of later pairs that were

@@ -31,6 +31,7 @@ int player_parse(PlayerSpec *spec, const char *text, const SearchParams *base, X
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", text + 5);
     char *save = NULL;
+    bool playouts = false, movetime = false;
     for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         if (!eq) {
@@ -47,7 +48,17 @@ int player_parse(PlayerSpec *spec, const char *text, const SearchParams *base, X
             snprintf(err->message, sizeof err->message, "%s", perr.message);
             return -1;
         }
+        playouts |= !strcmp(kv, "playouts");
+        movetime |= !strcmp(kv, "movetime");
     }
+    if (playouts && movetime) {
+        snprintf(err->message, sizeof err->message,
+                 "playouts and movetime are alternatives: give one budget per move");
+        return -1;
+    }
+    /* The player's own budget replaces a timed base (match --movetime). */
+    if (playouts)
+        spec->params.movetime = 0;
     return 0;
 }
 
@@ -72,6 +83,8 @@ int player_init(Player *p, const PlayerShared *ps, const Variant *v)
 {
     p->shared = ps;
     p->mcts = NULL;
+    p->playouts = 0;
+    p->searches = 0;
     if (ps->spec.kind == PLAYER_MCTS) {
         p->mcts = mcts_create(v, ps->eval, &ps->spec.params);
         if (!p->mcts)
@@ -146,6 +159,8 @@ Move player_choose(Player *p, Position *pos, Rng *rng)
         SearchResult r;
         if (mcts_search(p->mcts, pos, rng, false, &r) < 0)
             return XQ_MOVE_NONE;
+        p->playouts += (uint64_t)r.playouts;
+        p->searches++;
         return mcts_pick(&r, 0.0, rng);
     }
     }

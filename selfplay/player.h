@@ -15,7 +15,9 @@ typedef struct PlayerSpec {
 } PlayerSpec;
 
 /* Parses "random", "greedy", or "mcts[:key=value,...]" where keys are "weights" or any search
- * parameter (playouts, c_puct, ...). `base` gives the defaults. Returns 0 or -1 with *err. */
+ * parameter (playouts, c_puct, ...). `base` gives the defaults; a player's playouts= replaces a
+ * timed base (movetime), and naming both playouts and movetime is an error. Returns 0 or -1 with
+ * *err. */
 int player_parse(PlayerSpec *spec, const char *text, const SearchParams *base, XqError *err);
 
 /* Shared, read-only part of a player (its evaluator), created once per match. */
@@ -34,6 +36,8 @@ void player_shared_free(PlayerShared *ps);
 typedef struct Player {
     const PlayerShared *shared;
     Mcts *mcts;               /* MCTS players only */
+    uint64_t playouts;        /* new playouts of this player's searches, since player_init */
+    uint64_t searches;        /* its searches: a timed player's playouts per move */
 } Player;
 
 int player_init(Player *p, const PlayerShared *ps, const Variant *v);
