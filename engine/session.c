@@ -27,7 +27,7 @@ enum {
     MAX_PENDING_ADVANCE = 16,    /* moves a tree follows between searches (mcts.c MAX_PENDING) */
     GAME_MAX = XQ_MAX_HISTORY - 256, /* plies a game may have: the search needs history room */
     WORKER_INFO_MS = 10,         /* how often each thread publishes its playouts */
-    DEFAULT_HASH_MB = 64,
+    DEFAULT_HASH_MB = 256,       /* malloc'd, touched only as the tree grows */
 };
 
 typedef struct Worker {
@@ -38,6 +38,7 @@ typedef struct Worker {
     Rng rng;
     SearchResult *result;
     int rc;
+    bool filled;                 /* its last search filled the arena */
     atomic_int playouts;
     atomic_int arena_permille;   /* the last progress report's arena use */
     pthread_t thread;
@@ -180,6 +181,7 @@ int session_prepare(Session *s, char *err)
         w->pos = malloc(sizeof *w->pos);
         w->result = malloc(sizeof *w->result);
         rng_init(&w->rng, rng_game_seed(1, (uint64_t)i));
+        w->filled = false;
         s->nworkers = i + 1;
         if (!w->m || !w->pos || !w->result) {
             free_workers(s);
@@ -207,8 +209,10 @@ static void sync_trees(Session *s)
                    extra <= MAX_PENDING_ADVANCE &&
                    !memcmp(s->tree_moves, s->moves, (size_t)s->tree_nmoves * sizeof *s->moves);
     for (int i = 0; i < s->nworkers; i++) {
-        if (!follows) {
+        /* A tree that filled its arena would leave the next search no room: it starts afresh. */
+        if (!follows || s->workers[i].filled) {
             mcts_reset(s->workers[i].m);
+            s->workers[i].filled = false;
             continue;
         }
         for (int k = 0; k < extra; k++)
@@ -687,6 +691,7 @@ static void *worker_main(void *arg)
         c.max_playouts = s->limits.nodes / s->nworkers + (w->index < s->limits.nodes % s->nworkers);
     mcts_set_control(w->m, &c);
     w->rc = mcts_search(w->m, w->pos, &w->rng, false, w->result);
+    w->filled = w->rc == 0 && w->result->truncated;
     atomic_store(&w->playouts, w->rc == 0 ? w->result->playouts : 0);
     mcts_set_control(w->m, NULL);
     return NULL;
