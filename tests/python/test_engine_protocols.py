@@ -17,9 +17,11 @@ import time
 XQLAB = sys.argv[1]
 SOURCE = sys.argv[2]
 ONLY = sys.argv[3:]
-# Generous bounds for "at once" on a loaded machine (2 cores, many processes); the engine's own
-# latency is milliseconds.
-PROMPT = 3.0
+# Wall-clock bounds only prove liveness ("answered at all, soon"): on a loaded machine (2 cores,
+# many processes) a process can wait seconds for a core, so they are generous. Whether a time
+# limit was kept is checked on the time the engine itself reports for its search (info time,
+# XBoard's centiseconds), which the machine's load does not shift.
+PROMPT = float(os.environ.get("XQLAB_TEST_PROMPT", "20"))
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 JIEQI_START = ("xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1 "
@@ -49,7 +51,7 @@ class Engine:
         self.p.stdin.write(text + "\n")
         self.p.stdin.flush()
 
-    def expect(self, pattern, timeout=30.0):
+    def expect(self, pattern, timeout=30.0 + PROMPT):
         """Lines up to and including the first that matches; fails on timeout or end."""
         rx = re.compile(pattern)
         got = []
@@ -177,7 +179,7 @@ def test_uci_movetime():
     e.expect("^readyok$")
     t = time.monotonic()
     e.send("go movetime 300")
-    lines = e.expect("^bestmove ", timeout=10)
+    lines = e.expect("^bestmove ", timeout=10 + PROMPT)
     took = time.monotonic() - t
     check(0.2 <= took < 0.3 + PROMPT, "go movetime 300 answered after %.3f s" % took)
     info = [l for l in lines if l.startswith("info depth")][-1]
@@ -197,15 +199,20 @@ def test_uci_clock_never_flags():
         e.send("position startpos moves " + " ".join(moves))
         t = time.monotonic()
         e.send("go wtime %d btime %d" % (left, left))
-        mv = bestmove(e.expect("^bestmove ", timeout=10))
+        lines = e.expect("^bestmove ", timeout=10 + PROMPT)
+        mv = bestmove(lines)
         took = (time.monotonic() - t) * 1000
-        check(took < left, "ply %d: %.0f ms used with %d ms on the clock" % (ply, took, left))
-        left -= int(took)
+        used = int(info_field([l for l in lines if l.startswith("info depth")][-1], "time"))
+        # The search itself keeps half of what is left after the 50 ms overhead.
+        check(used <= (left - 50) // 2 + 5,
+              "ply %d: searched %d ms with %d ms on the clock" % (ply, used, left))
+        check(took < left + PROMPT * 1000, "ply %d: no answer in %.0f ms" % (ply, took))
+        left -= max(used + 50, 1)
         moves.append(mv)
     check(legal_after(None, moves), "the moves are not a legal game: %r" % moves)
     e.send("go wtime 0 btime 0")                  # a flag already fallen: still a move at once
     t = time.monotonic()
-    bestmove(e.expect("^bestmove ", timeout=10))
+    bestmove(e.expect("^bestmove ", timeout=10 + PROMPT))
     check(time.monotonic() - t < PROMPT, "no prompt answer with 0 ms left")
     e.send("quit")
     e.close()
@@ -415,16 +422,19 @@ def test_ucci():
     e.send("position startpos moves h2e2")
     t = time.monotonic()
     e.send("go time 3")                            # seconds: about 0.1 s of it for this move
-    lines = e.expect("^bestmove ")
-    check(time.monotonic() - t < 3, "go time 3 took the whole clock")
+    lines = e.expect("^bestmove ", timeout=3 + PROMPT)
+    check(time.monotonic() - t < 3 + PROMPT, "go time 3: no answer")
     check(legal_after(None, ["h2e2", bestmove(lines)]), "illegal UCCI move")
     info = [l for l in lines if l.startswith("info depth")][-1]
     check(re.match(r"info depth \d+ score -?\d+ time \d+ nodes \d+", info), "info: %r" % info)
+    check(int(info_field(info, "time")) <= 1500, "go time 3 searched %r" % info)
     e.send("setoption usemillisec true")
     t = time.monotonic()
     e.send("go time 400 increment 0")
-    bestmove(e.expect("^bestmove "))
-    check(time.monotonic() - t < 0.4 + PROMPT, "go time 400 (ms) too long")
+    lines = e.expect("^bestmove ", timeout=0.4 + PROMPT)
+    check(time.monotonic() - t < 0.4 + PROMPT, "go time 400 (ms): no answer")
+    info = [l for l in lines if l.startswith("info depth")][-1]
+    check(int(info_field(info, "time")) <= 200, "go time 400 (ms) searched %r" % info)
     e.send("go depth 3")
     lines = e.expect("^bestmove ")
     check(int(info_field([l for l in lines if l.startswith("info")][-1], "depth")) >= 3,
@@ -468,12 +478,13 @@ def test_xboard():
     e.expect("^pong 1$")
     t = time.monotonic()
     e.send("usermove h2e2")
-    lines = e.expect("^move ", timeout=10)
-    check(time.monotonic() - t < 1 + PROMPT, "st 1 exceeded")
+    lines = e.expect("^move ", timeout=1 + PROMPT)
+    check(time.monotonic() - t < 1 + PROMPT, "st 1: no answer")
     mv = lines[-1].split()[1]
     check(legal_after(None, ["h2e2", mv]), "xboard move %s illegal" % mv)
     think = [l for l in lines if re.match(r"^\d+ -?\d+ \d+ \d+ ", l)]
     check(think, "no thinking output with post: %r" % lines)
+    check(int(think[-1].split()[2]) <= 100, "st 1 exceeded: %r" % think[-1])   # centiseconds
     e.send("usermove z9z9")
     e.expect(r"^Illegal move \(.*\): z9z9$")
     e.send("usermove h9h0")
@@ -499,8 +510,12 @@ def test_xboard():
     e.send("otim 500")
     t = time.monotonic()
     e.send("go")
-    mv = e.expect("^move ", timeout=10)[-1].split()[1]
-    check(time.monotonic() - t < 5, "5 s clock: the move took %.1f s" % (time.monotonic() - t))
+    lines = e.expect("^move ", timeout=5 + PROMPT)
+    mv = lines[-1].split()[1]
+    check(time.monotonic() - t < 5 + PROMPT, "5 s clock: no answer")
+    think = [l for l in lines if re.match(r"^\d+ -?\d+ \d+ \d+ ", l)]
+    check(think and int(think[-1].split()[2]) <= 250,
+          "5 s clock: searched more than half of it: %r" % think[-1:])
     check(legal_after(None, ["h2e2", "h9g7", mv]), "go: move %s illegal" % mv)
     # The engine claims a result it delivers.
     e.send("new")
@@ -508,7 +523,7 @@ def test_xboard():
     e.send("setboard " + MATE_IN_1)
     e.send("st 1")
     e.send("go")
-    lines = e.expect(r"^1-0 \{", timeout=10)
+    lines = e.expect(r"^1-0 \{", timeout=10 + PROMPT)
     check(any(l == "move b0b9" for l in lines), "mate not played: %r" % lines)
     check("checkmate" in lines[-1], "claim without reason: %r" % lines[-1])
     # Analysis: thinking lines until exit; undo goes back.
