@@ -221,6 +221,11 @@ static TrainEnd run_step(const TrainLoop *l, const char *what, Args *a, const ch
     }
     snprintf(part, sizeof part, "%s.part", final);
     train_step_command_line(a->v, line, sizeof line);
+    if (l->stop && atomic_load(l->stop)) {
+        /* The stop came between two steps: this one is not started. */
+        note(l, "%s: interrupted before it started; run the same command again to continue", what);
+        return TRAIN_INTERRUPTED;
+    }
     note(l, "%s: %s", what, line);
     StepResult r;
     if (train_step_run(l->exe, a->v, part, l->stop, &r) < 0) {
@@ -596,9 +601,12 @@ TrainEnd train_loop_run(const TrainLoop *l, XqError *err)
     if (train_record_read(&prev, path, err) < 0)
         return TRAIN_FAILED;
     for (long g = 1; g <= l->s->generations; g++) {
-        if (l->stop && atomic_load(l->stop))
-            return TRAIN_INTERRUPTED;
         gen_path(path, sizeof path, l->dir, g, "record.ini");
+        if (l->stop && atomic_load(l->stop) && !exists(path)) {
+            /* Logged like a stop during a step: train.log says why generation g is missing. */
+            note(l, "generation %ld: interrupted before it started; run the same command again to continue", g);
+            return TRAIN_INTERRUPTED;
+        }
         if (exists(path)) {
             if (train_record_read(&prev, path, err) < 0)
                 return TRAIN_FAILED;
