@@ -11,7 +11,7 @@
 #include "status.h"
 #include "walk.h"
 
-enum { QS_MAX_CAPTURES = 128 };
+enum { QS_MAX_CAPTURES = 128, AB_LMR_MOVES = 64 };
 
 struct AbSearch {
     const Variant *v;
@@ -22,8 +22,14 @@ struct AbSearch {
     bool tables_vary;   /* a rule module switches move tables (the cube) */
     bool hidden;        /* face-down pieces */
     bool null_ok;       /* null-move pruning: rule sets without rule modules */
+    bool prune;         /* the selective pruning of ab_set_pruning (on by default) */
     int qdepth;         /* capture plies after the full-width ones */
     int root_depth;     /* full-width depth of the current search (bounds check extensions) */
+    bool abort;         /* the root search's poll said stop: every node returns at once */
+    bool (*poll)(void *user); /* asked every 1024 nodes (NULL: never) */
+    void *poll_user;
+    int evals[AB_MAX_PLY]; /* static evaluation by ply (TT_NO_EVAL: not taken) */
+    int8_t lmr[AB_MAX_PLY][AB_LMR_MOVES]; /* late-move reductions by depth and move number */
     Move killers[AB_MAX_PLY][2];
     int16_t history[32][256]; /* by piece code and destination */
     MoveList lists[AB_MAX_PLY];
@@ -40,6 +46,13 @@ AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes)
     s->tables_vary = variant_tables_vary(v);
     s->hidden = hidden_on(v);
     s->null_ok = v->modules == 0;
+    s->prune = true;
+    /* Late-move reduction in plies by remaining depth and move number (both from 1): about
+     * ln(depth) ln(moves) / 2, so a late quiet move of a deep node is searched several plies
+     * shallower first. */
+    for (int d = 1; d < AB_MAX_PLY; d++)
+        for (int m = 1; m < AB_LMR_MOVES; m++)
+            s->lmr[d][m] = (int8_t)(0.5 + log((double)d) * log((double)m) / 2.0);
     s->tt_bytes = tt_bytes;
     if (tt_init(&s->tt, 0) < 0) {
         free(s);
@@ -63,6 +76,11 @@ void ab_clear(AbSearch *s)
     for (int i = 0; i < AB_MAX_PLY; i++)
         s->killers[i][0] = s->killers[i][1] = XQ_MOVE_NONE;
     memset(s->history, 0, sizeof s->history);
+}
+
+void ab_set_pruning(AbSearch *s, bool on)
+{
+    s->prune = on;
 }
 
 const AbStats *ab_stats(const AbSearch *s)
@@ -291,6 +309,47 @@ static int chance_value(AbSearch *s, Position *pos, Move mv, int depth, int ply)
     return weight > 0 ? (int)lrint(sum / weight) : 0;
 }
 
+/* ---- selective pruning (ab_set_pruning) ---------------------------------------------------- */
+
+/* Margins in centipawns (the evaluation's pawn is 100). A quiet move rarely gains more than a
+ * pawn and a half of position per remaining ply, so a node whose static evaluation stands that
+ * far above beta is cut (reverse futility), and a quiet move of a node that far below alpha is
+ * not searched (futility). */
+enum {
+    RFP_DEPTH = 6,         /* reverse futility: remaining plies at most this */
+    RFP_MARGIN = 110,      /* per remaining ply */
+    FUT_DEPTH = 3,         /* futility: remaining plies at most this */
+    FUT_BASE = 100,
+    FUT_MARGIN = 150,      /* per remaining ply */
+    LMP_DEPTH = 4,         /* late-move pruning: remaining plies at most this */
+};
+
+/* Quiet moves tried at a node of `depth` remaining plies (at most LMP_DEPTH) after which the
+ * other quiet moves are not searched. */
+static inline int lmp_count(int depth, bool improving)
+{
+    return (3 + depth * depth * 2) * (improving ? 2 : 1);
+}
+
+/* True if the plain move mv (no rule-module flags) would leave the opponent's royal piece in
+ * check: the board is changed in place, tested and restored. */
+static bool gives_check(Position *pos, Move mv)
+{
+    Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
+    Side us = pos->side;
+    Piece pc = pos->board[from], cap = pos->board[to];
+    Point royal = pos->royal[us];
+    pos->board[to] = pc;
+    pos->board[from] = XQ_EMPTY;
+    if (royal == from)
+        pos->royal[us] = to;
+    bool check = pos_royal_attacked(pos, XQ_OTHER(us));
+    pos->royal[us] = royal;
+    pos->board[from] = pc;
+    pos->board[to] = cap;
+    return check;
+}
+
 static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int ply, bool pv)
 {
     if (ply > 0) {
@@ -301,12 +360,18 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
     }
     if (depth <= 0 || ply >= AB_MAX_PLY - s->qdepth - 2)
         return qs_entry(s, pos, alpha, beta, ply);
+    if (s->abort)
+        return 0;
     s->stats.nodes++;
+    if (s->poll && (s->stats.nodes & 1023) == 0 && s->poll(s->poll_user))
+        s->abort = true;
     Move tt_move = XQ_MOVE_NONE;
     TtEntry *te = tt_probe(&s->tt, pos->key);
+    int eval = TT_NO_EVAL;
     if (te) {
         s->stats.tt_hits++;
         tt_move = te->move;
+        eval = te->eval;
         if (!pv && te->depth >= depth) {
             int sc = score_from_tt(te->score, ply);
             if (te->bound == TT_EXACT || (te->bound == TT_LOWER && sc >= beta) ||
@@ -315,37 +380,63 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
         }
     }
     bool in_check = pos->in_check;
+    /* The selective parts need the static evaluation: not in check, not on the principal
+     * variation, not at the root, and never where a bound is a forced result. */
+    bool selective = s->prune && !pv && !in_check && ply > 0 && beta < AB_MATE_BOUND &&
+                     alpha > -AB_MATE_BOUND;
+    bool need_eval = selective || (s->null_ok && !pv && !in_check && depth >= 2 && ply > 0);
+    if (need_eval && eval == TT_NO_EVAL)
+        eval = clamp_eval(eval_score(s->e, pos));
+    if (need_eval)
+        s->evals[ply] = eval;
+    else
+        s->evals[ply] = TT_NO_EVAL;
+    /* Improving: the evaluation rose since this side's previous move (prune less then). */
+    bool improving = need_eval && ply >= 2 && s->evals[ply - 2] != TT_NO_EVAL &&
+                     eval > s->evals[ply - 2];
+    /* Reverse futility: far enough above beta that no quiet reply sequence is likely to bring
+     * the score down to it within the remaining plies. */
+    if (selective && depth <= RFP_DEPTH &&
+        eval - RFP_MARGIN * (depth - (improving ? 1 : 0)) >= beta) {
+        s->stats.rfp_cuts++;
+        return eval;
+    }
     /* Null move: if passing still holds beta at a reduced depth, so will a move (not in check,
      * not at PV nodes, and only in rule sets whose turns are single plain moves: a pass must
      * leave a position the rules could reach). */
     if (s->null_ok && !pv && !in_check && depth >= 2 && ply > 0 && beta < AB_MATE_BOUND &&
-        has_pieces(pos)) {
-        int eval = te && te->eval != TT_NO_EVAL ? te->eval : clamp_eval(eval_score(s->e, pos));
-        if (!te)
-            tt_store(&s->tt, pos->key, XQ_MOVE_NONE, 0, eval, -1, TT_NONE);
-        if (eval >= beta) {
-            int r = depth >= 6 ? 3 : 2;
-            pos->side = XQ_OTHER(pos->side);
-            pos->key ^= s->v->zobrist_side;
-            int score = -ab(s, pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
-            pos->key ^= s->v->zobrist_side;
-            pos->side = XQ_OTHER(pos->side);
-            s->stats.null_tries++;
-            if (score >= beta) {
-                s->stats.null_cuts++;
-                return score > AB_MATE_BOUND ? beta : score;
-            }
+        eval >= beta && has_pieces(pos)) {
+        int r = s->prune ? 3 + depth / 4 : depth >= 6 ? 3 : 2;
+        pos->side = XQ_OTHER(pos->side);
+        pos->key ^= s->v->zobrist_side;
+        int score = -ab(s, pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+        pos->key ^= s->v->zobrist_side;
+        pos->side = XQ_OTHER(pos->side);
+        s->stats.null_tries++;
+        if (s->abort)
+            return 0;
+        if (score >= beta) {
+            s->stats.null_cuts++;
+            return score > AB_MATE_BOUND ? beta : score;
         }
     }
     MoveList *list = &s->lists[ply];
     pos_generate_pseudo(pos, list);
     order_moves(s, pos, ply, tt_move);
-    int best = -AB_INF, legal = 0, alpha0 = alpha;
+    int best = -AB_INF, legal = 0, alpha0 = alpha, nquiet_tried = 0;
     Move best_move = XQ_MOVE_NONE;
     Move quiets[64];
     int nquiets = 0;
+    bool skip_quiets = false;
     for (int i = 0; i < list->count; i++) {
         Move mv = pick_next(s, ply, i);
+        Piece victim = pos->board[XQ_MOVE_TO(mv)];
+        bool quiet = !victim && !XQ_MOVE_FLAGS(mv) && mv != tt_move;
+        bool killer = mv == s->killers[ply][0] || mv == s->killers[ply][1];
+        if (skip_quiets && quiet && !killer && legal > 0 && !gives_check(pos, mv)) {
+            s->stats.lmp_skips++;
+            continue;
+        }
         if (!pos_is_legal(pos, mv))
             continue;
         legal++;
@@ -353,19 +444,45 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
         if (s->hidden && hidden_is_chance(pos, mv)) {
             score = chance_value(s, pos, mv, 0, ply);
         } else {
-            Piece victim = pos->board[XQ_MOVE_TO(mv)];
-            bool quiet = !victim && !XQ_MOVE_FLAGS(mv) && mv != tt_move;
+            bool check_after = false;
+            /* Futility: a quiet move that gives no check cannot lift this node to alpha. */
+            if (selective && quiet && !killer && legal > 1 && depth <= FUT_DEPTH &&
+                eval + FUT_BASE + FUT_MARGIN * depth <= alpha) {
+                check_after = gives_check(pos, mv);
+                if (!check_after) {
+                    s->stats.futility_skips++;
+                    if (best < eval + FUT_BASE + FUT_MARGIN * depth)
+                        best = eval + FUT_BASE + FUT_MARGIN * depth;
+                    continue;
+                }
+            }
+            int hist = quiet ? ab_history(s, pos, mv) : 0;
             Undo u;
             pos_do_move(pos, mv, &u);
-            bool gives_check = pos->in_check;
-            int ext = gives_check && ply < 2 * s->root_depth ? 1 : 0;
+            bool gives = pos->in_check;
+            int ext = gives && ply < 2 * s->root_depth ? 1 : 0;
             int nd = depth - 1 + ext;
             if (legal == 1) {
                 score = -ab(s, pos, -beta, -alpha, nd, ply + 1, pv);
             } else {
                 int r = 0;
-                if (!pv && depth >= 3 && quiet && !in_check && !gives_check && legal > 3)
+                if (s->prune) {
+                    if (depth >= 3 && quiet && !in_check && !gives && !killer) {
+                        int n = legal < AB_LMR_MOVES ? legal : AB_LMR_MOVES - 1;
+                        r = s->lmr[depth < AB_MAX_PLY ? depth : AB_MAX_PLY - 1][n];
+                        if (pv)
+                            r--;
+                        if (!improving && !pv)
+                            r++;
+                        r -= hist / 8192;
+                        if (r > nd - 1)
+                            r = nd - 1;
+                        if (r < 0)
+                            r = 0;
+                    }
+                } else if (!pv && depth >= 3 && quiet && !in_check && !gives && legal > 3) {
                     r = legal > 12 ? 2 : 1;
+                }
                 score = -ab(s, pos, -alpha - 1, -alpha, nd - r, ply + 1, false);
                 if (score > alpha && r > 0)
                     score = -ab(s, pos, -alpha - 1, -alpha, nd, ply + 1, false);
@@ -373,16 +490,20 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
                     score = -ab(s, pos, -beta, -alpha, nd, ply + 1, true);
             }
             pos_undo_move(pos, mv, &u);
-            if (quiet && nquiets < 64 && score <= alpha)
-                quiets[nquiets++] = mv;
+            if (quiet) {
+                nquiet_tried++;
+                if (nquiets < 64 && score <= alpha)
+                    quiets[nquiets++] = mv;
+            }
         }
+        if (s->abort)
+            return 0;
         if (score > best) {
             best = score;
             best_move = mv;
             if (score > alpha) {
                 alpha = score;
                 if (score >= beta) {
-                    Piece victim = pos->board[XQ_MOVE_TO(mv)];
                     if (!victim && !XQ_MOVE_FLAGS(mv)) {
                         if (s->killers[ply][0] != mv) {
                             s->killers[ply][1] = s->killers[ply][0];
@@ -397,11 +518,16 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
                 }
             }
         }
+        /* Late-move pruning: enough quiet moves of a shallow node failed; the rest are not
+         * searched (checks and killers still are). */
+        if (selective && depth <= LMP_DEPTH && nquiet_tried >= lmp_count(depth, improving))
+            skip_quiets = true;
     }
     if (legal == 0)
         return result_score(pos_game_status_n(pos, 0), pos->side, ply);
     TtBound bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
-    tt_store(&s->tt, pos->key, best_move, score_to_tt(best, ply), TT_NO_EVAL, depth, bound);
+    tt_store(&s->tt, pos->key, best_move, score_to_tt(best, ply), need_eval ? eval : TT_NO_EVAL,
+             depth, bound);
     return best;
 }
 

@@ -1,7 +1,8 @@
 /* absearch.h - the short alpha-beta searches that value the leaves of the MCTS tree: principal
  * variation search over every legal move to a fixed depth, then a capture search, with a
  * transposition table, killer and history move ordering, check extensions, late-move
- * reductions and (rule sets without rule modules) null-move pruning. Generic over rule sets: it
+ * reductions, selective pruning (ab_set_pruning) and (rule sets without rule modules) null-move
+ * pruning. Generic over rule sets: it
  * plays the variant's own legal moves (rule-module moves included), judges game ends by the
  * variant's rules (mate, stalemate, repetition verdicts, the move limit, captured royal pieces,
  * hit points), and values an undrawn reveal of a face-down piece by the probability-weighted
@@ -29,6 +30,9 @@ typedef struct AbStats {
     uint64_t tt_hits;   /* probes that found their key */
     uint64_t searches;  /* ab_search calls */
     uint64_t null_tries, null_cuts; /* null moves tried, and those that held beta */
+    uint64_t rfp_cuts;       /* nodes cut by reverse futility */
+    uint64_t futility_skips; /* quiet moves not searched by futility pruning */
+    uint64_t lmp_skips;      /* quiet moves not searched by late-move pruning */
 } AbStats;
 
 /* Creates a searcher whose transposition table gets at most tt_bytes bytes (at least one bucket)
@@ -37,6 +41,17 @@ typedef struct AbStats {
  * with ab_free (NULL allowed). */
 AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes);
 void ab_free(AbSearch *s);
+
+/* Selective pruning, on by default: reverse futility (a node whose static evaluation stands
+ * 110 centipawns per remaining ply above beta is cut, at most 6 plies from the horizon),
+ * futility pruning (quiet moves that give no check are skipped when the evaluation plus 100 +
+ * 150 per ply, at most 3 plies, stays below alpha), late-move pruning (at most 4 plies from
+ * the horizon, quiet non-checking moves after the first 3 + 2 d^2, twice that while the side's
+ * evaluation improves), a null-move reduction of 3 + depth / 4, and late-move reductions of
+ * about ln(depth) ln(move number) / 2 plies. Never at principal-variation nodes, in check, or
+ * with a forced result as a bound. Off: the plain search (a null-move reduction of 2 or 3,
+ * reductions of 1 or 2 plies), for tests that compare the two. */
+void ab_set_pruning(AbSearch *s, bool on);
 
 /* Forgets the table, killers and history: a new game. */
 void ab_clear(AbSearch *s);

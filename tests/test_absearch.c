@@ -254,6 +254,92 @@ static void ab_expectation_over_reveals(void **state)
     fixture_free(f);
 }
 
+/* ---- selective pruning ---------------------------------------------------------------------- */
+
+/* A mate in two whose first move is quiet (a0a8, no check; b1b9 mates, as Fairy-Stockfish 11.1
+ * finds it), and a mate in five (nine plies, the same engine's "mate 5") that needs a depth where
+ * every pruning is active: the pruned search finds both with their distances, and its counters
+ * show that reverse futility, futility and late-move pruning ran in the search that found the
+ * long one. */
+static void ab_pruning_finds_mates(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    AbSearch *s = ab_create(f->v, f->e, 4 << 20);
+    test_set_fen(f->pos, f->v, "4k4/9/9/9/9/9/8p/9/1R7/R2K5 w - - 0 1");
+    Move best;
+    assert_int_equal(ab_search(s, f->pos, 3, 4, &best), AB_MATE - 3);
+    Undo u;
+    pos_do_move(f->pos, best, &u);
+    assert_int_equal(ab_search(s, f->pos, 2, 4, NULL), -(AB_MATE - 2));
+    pos_undo_move(f->pos, best, &u);
+    ab_clear(s);
+    test_set_fen(f->pos, f->v, "3ak4/4a4/9/9/9/9/9/9/2R6/R2K5 w - - 0 1");
+    AbStats before = *ab_stats(s);
+    assert_int_equal(ab_search(s, f->pos, 12, 4, &best), AB_MATE - 9);
+    assert_true(pos_move_is_legal(f->pos, best));
+    assert_true(ab_stats(s)->rfp_cuts > before.rfp_cuts);
+    assert_true(ab_stats(s)->futility_skips > before.futility_skips);
+    assert_true(ab_stats(s)->lmp_skips > before.lmp_skips);
+    ab_free(s);
+    fixture_free(f);
+}
+
+/* Positions from seeded play (test-made, the shipped weights) where a five-ply search without
+ * pruning wins material with a capture: the pruned search chooses the same move in each, and
+ * visits fewer positions over the set. */
+static void ab_pruning_keeps_won_captures(void **state)
+{
+    (void)state;
+    static const char *const FENS[] = {
+        "rnbak1bR1/1r7/3C1a2n/p1p1p1p1p/9/9/P1P1P1P1P/1C2B4/R2cK4/1NBA1A1N1 w - - 9 14",
+        "1nbak1bR1/1r7/r1C2a2n/p1p1p1p1p/9/9/P1P1P1P1P/3CB4/Rc2K4/1NBA1A1N1 b - - 14 16",
+        "r2aka3/2r2n3/3R5/2p3p2/2b3b1p/p2cp1P2/2P5P/2N3N2/4A4/2B1KAB2 b - - 1 26",
+        "1nbak1bn1/4a4/8n/2p6/4P1pC1/9/5r2P/9/c3A4/2B1KABrR b - - 4 26",
+        "6b2/1C2k4/2n1bR3/p1p3p1p/4p4/9/P1P1P3P/1c6R/4K1c2/2BA1ABr1 w - - 2 14",
+        "6b2/9/2n1k4/p1p3p1p/4p4/9/P1P1r3P/5C3/4Ac3/2B1KABc1 b - - 3 21",
+        "1nbakabnr/7C1/2c6/r1p1C1p2/p2c4p/9/P1P1P1P1P/2N5N/R8/2BAKAB1R w - - 3 9",
+        "1nb1kab2/C3a3r/4c4/p1p1p1p2/9/4P1B2/P1P3P2/N3K1N2/3R5/3A1A3 w - - 10 24",
+        "rnbakab2/3r5/1c4n2/p1p1p1C2/8p/8P/P1P1P1P2/4C4/R6R1/1NBAKAB2 w - - 1 9",
+        "rnba1aCn1/4k4/9/p1p1p4/2c5p/2P5P/P3P1P2/2N1C4/R2r1R3/2BAKAB2 w - - 9 14",
+        "r2a1a3/4k4/b1n6/p1C1C4/7np/2P5P/P3P1P2/2c6/4R4/2BAKAB2 b - - 0 21",
+        "1r1a1a3/1R3n3/3k5/p1C6/2b5P/2P6/P3P1P2/B1c3n1B/9/3AKA3 w - - 1 29",
+        "2bak3C/4a4/8n/2p3p2/2P6/4P4/P5P1P/C1N6/4A4/1rBAK1BR1 w - - 1 24",
+        "1nbaka1r1/5R3/8n/pcP5p/6p2/7c1/P4rP1P/B5N1R/4A1C2/1N2KAB2 w - - 3 19",
+    };
+    Variant *v = test_load_variant("xiangqi");
+    XqError err;
+    Evaluator *e = eval_create(v, XQ_SOURCE_DIR "/configs/weights/xiangqi.ini", &err);
+    assert_non_null(e);
+    Position *pos = malloc(sizeof *pos);
+    AbSearch *pruned = ab_create(v, e, 4 << 20), *plain = ab_create(v, e, 4 << 20);
+    ab_set_pruning(plain, false);
+    for (size_t i = 0; i < sizeof FENS / sizeof FENS[0]; i++) {
+        test_set_fen(pos, v, FENS[i]);
+        ab_clear(pruned);
+        ab_clear(plain);
+        int stand = (int)lrint(100.0 * eval_score(e, pos));
+        Move a, b;
+        int sa = ab_search(plain, pos, 5, 6, &a);
+        int sb = ab_search(pruned, pos, 5, 6, &b);
+        char ta[16], tb[16];
+        iccs(v, a, ta);
+        iccs(v, b, tb);
+        if (a != b)
+            fail_msg("%s: plain %s (%d), pruned %s (%d)", FENS[i], ta, sa, tb, sb);
+        assert_non_null(pos->board[XQ_MOVE_TO(a)] ? "capture" : NULL);
+        assert_true(sa > stand + 250 && sb > stand + 200);
+    }
+    assert_true(ab_stats(pruned)->nodes < ab_stats(plain)->nodes);
+    assert_int_equal(ab_stats(plain)->rfp_cuts + ab_stats(plain)->futility_skips +
+                         ab_stats(plain)->lmp_skips, 0);
+    ab_free(pruned);
+    ab_free(plain);
+    free(pos);
+    eval_free(e);
+    variant_free(v);
+}
+
 /* ---- attack maps ---------------------------------------------------------------------------- */
 
 static uint64_t attacks_of(const Position *pos, const AttackMap *a, Side s, const char *from,
@@ -521,6 +607,8 @@ int main(void)
         cmocka_unit_test(ab_capture_search_settles_exchanges),
         cmocka_unit_test(ab_null_move_prunes),
         cmocka_unit_test(ab_expectation_over_reveals),
+        cmocka_unit_test(ab_pruning_finds_mates),
+        cmocka_unit_test(ab_pruning_keeps_won_captures),
         cmocka_unit_test(attack_map_patterns),
         cmocka_unit_test(see_prior_saves_attacked_piece),
         cmocka_unit_test(child_values_prove_mate_at_expansion),
