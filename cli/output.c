@@ -90,9 +90,9 @@ static int refuse_busy(CliOutput *o, const Holder *h)
         return fail(o, "%s: is named twice as an output of this command (%s): give each output its own file",
                     o->path, o->option);
     if (pid > 0)
-        return fail(o, "%s: another process is writing it (pid %ld on %s, %s; its file %s): nothing was "
-                    "touched; wait for it to finish or choose another %s", o->path, pid, host, info + used,
-                    o->tmp, o->option);
+        return fail(o, "%s: locked by pid %ld on %s (%s, lock file %s): another process is writing it (its file "
+                    "%s); nothing was touched: wait for it to finish or choose another %s", o->path, pid, host,
+                    info + used, o->lock, o->tmp, o->option);
     return fail(o, "%s: another process holds its lock %s (writing %s): nothing was touched; wait for it to "
                 "finish or choose another %s", o->path, o->lock, o->tmp, o->option);
 }

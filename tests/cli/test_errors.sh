@@ -12,7 +12,8 @@ export HDF5_PLUGIN_PATH
 doc="$(cd "$3" && pwd)/docs/errors.md"
 dir=$(mktemp -d)
 ro_mounted=0
-cleanup() { [ $ro_mounted -eq 0 ] || umount "$dir/ro"; rm -rf "$dir"; }
+holder=
+cleanup() { [ -z "$holder" ] || kill "$holder" 2>/dev/null; [ $ro_mounted -eq 0 ] || umount "$dir/ro"; rm -rf "$dir"; }
 trap cleanup EXIT
 fixture() { "$xqlab" "$@" >/dev/null 2>"$dir/fixture.err" || { echo "FAIL fixture: xqlab $*"; cat "$dir/fixture.err"; exit 1; }; }
 
@@ -35,6 +36,12 @@ head -c 3000 xq.h5 > trunc.h5
 cp "$(dirname "$doc")/../tests/fuzz/corpus/dataset/regress-libhdf5-local-heap-segv" crash.h5
 echo "not a dataset" > notdata.h5
 cp xq.h5 part.h5.tmp
+# An output another process holds: its lock file names that process (pid, host, command).
+echo "4242 node7 xqlab selfplay" > held.h5.lock
+(flock 9 && exec sleep 600) 9>>held.h5.lock &
+holder=$!
+i=0
+while flock -n held.h5.lock true 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 printf '[board]\nfiles = 9\nranks = x\n' > badv.ini
 printf '[pieces]\nfoo = bar\n' > nobrd.ini
 printf '[weights]\nmaterial.pawn = lots\n' > badw.ini

@@ -109,7 +109,7 @@ wait_file B/gen1/selfplay.h5.tmp
 rc=$?
 # (Only judged if the first loop was still running afterwards, hence during the attempt.)
 if kill -0 $bg 2>/dev/null; then
-    [ $rc -eq 1 ] && grep -q 'train.ini: another process is writing it' lock.err &&
+    [ $rc -eq 1 ] && grep -q 'train.ini: locked by pid [0-9]* .*another process is writing it' lock.err &&
         ok "second loop on a running run refused" || fail "second loop: exit $rc: $(cat lock.err)"
 fi
 kill_run 9
