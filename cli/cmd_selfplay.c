@@ -371,11 +371,55 @@ int cmd_selfplay(int argc, char **argv)
             goto cleanup;
     }
 #endif
+    char command_line[2048] = "";
+    size_t used = 0;
+    for (int i = 0; i < argc && used < sizeof command_line - 1; i++)
+        used += (size_t)snprintf(command_line + used, sizeof command_line - used, "%s%s",
+                                 i ? " " : "xqlab ", argv[i]);
+
+    SelfplayOptions o = SELFPLAY_OPTIONS_INIT;
+    o.variant = v;
+    o.start_fen = fen;
+    o.book = openings ? &book : NULL;
+    o.eval = e;
+    o.params = &params;
+    o.seed = seed;
+    o.first_game = first_game;
+    o.games = shard_games;
+    o.run_games = (uint64_t)games;
+    o.shard_index = shard_count > 0 ? (int)shard_index : 0;
+    o.shard_count = shard_count > 0 ? (int)shard_count : 1;
+    o.threads = (int)threads;
+    o.out_path = out;
+    o.weights_text = weights_text ? weights_text : "";
+    o.command_line = command_line;
+    o.log_interval = log_interval;
+    o.flush_games = (int)flush_games;
+    o.stop = cli_stop_flag();
+    o.paired_deals = paired_deals;
+    if (!progress)
+        o.progress = isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_LOG;
+    else
+        o.progress = !strcmp(progress, "live") ? PROGRESS_LIVE
+                     : !strcmp(progress, "log") ? PROGRESS_LOG : PROGRESS_QUIET;
+
     /* The lock comes before anything looks at or touches OUT.tmp (cli/output.h). */
     if (out && (status = cli_output_claim(&output, "selfplay", "-o", out, flags, inputs, ninputs)) != EXIT_OK)
         goto cleanup;
     struct stat tmp_stat;
     bool have_tmp = out && lstat(output.tmp, &tmp_stat) == 0;
+    if (out && (resume || resume_if_present) && output.exists) {
+        /* A finished file is this run's result only if this run wrote it (never another seed,
+         * variant, shard, ... reported "already complete"). */
+        char params_text[SELFPLAY_PARAMS_MAX], start_text[SELFPLAY_START_MAX];
+        DatasetMeta meta;
+        selfplay_meta(&o, &meta, params_text, start_text);
+        if (dsw_check_finished(out, &meta, &err) < 0) {
+            status = cli_error(EXIT_FAILURE_RUN, "selfplay", "%s: %s; choose another -o (nothing was touched)",
+                               err.file, err.message);
+            goto cleanup;
+        }
+    }
     if (out && (resume || resume_if_present) && output.exists && dsw_finished(out)) {
         /* Finished, maybe killed between the final rename and the clean-up (whose leftovers
          * dsw_finished removed): nothing to resume, the run is complete. */
@@ -394,38 +438,7 @@ int cmd_selfplay(int argc, char **argv)
     if (out && !resume && !already_complete && have_tmp)
         fprintf(stderr, "xqlab selfplay: warning: %s: discarding the interrupted run it holds (--force)\n",
                 output.tmp);
-
-    char command_line[2048] = "";
-    size_t used = 0;
-    for (int i = 0; i < argc && used < sizeof command_line - 1; i++)
-        used += (size_t)snprintf(command_line + used, sizeof command_line - used, "%s%s",
-                                 i ? " " : "xqlab ", argv[i]);
-
-    SelfplayOptions o = SELFPLAY_OPTIONS_INIT;
-    o.variant = v;
-    o.start_fen = fen;
-    o.book = openings ? &book : NULL;
-    o.eval = e;
-    o.params = &params;
-    o.seed = seed;
-    o.first_game = first_game;
-    o.games = shard_games;
-    o.shard_index = shard_count > 0 ? (int)shard_index : 0;
-    o.shard_count = shard_count > 0 ? (int)shard_count : 1;
-    o.threads = (int)threads;
-    o.out_path = out;
     o.resume = resume;
-    o.weights_text = weights_text ? weights_text : "";
-    o.command_line = command_line;
-    o.log_interval = log_interval;
-    o.flush_games = (int)flush_games;
-    o.stop = cli_stop_flag();
-    o.paired_deals = paired_deals;
-    if (!progress)
-        o.progress = isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_LOG;
-    else
-        o.progress = !strcmp(progress, "live") ? PROGRESS_LIVE
-                     : !strcmp(progress, "log") ? PROGRESS_LOG : PROGRESS_QUIET;
 
 #ifdef XQLAB_WITH_MPI
     /* All ranks run, or none does (a rank that failed above has already said why). */

@@ -28,6 +28,10 @@ typedef struct DatasetMeta {
     uint64_t first_game, game_count;   /* range of game indices this file is meant to hold */
     int npoints;                       /* bytes of a board row */
     int compression_level;             /* zstd level of the columns; 0 = default (3) */
+    /* How the games start (root attribute `start`): "startpos", "fen FEN" or "openings N lines,
+     * hash H" (selfplay_meta); NULL: not recorded (imports, synthetic data). */
+    const char *start_text;
+    uint64_t run_games;                /* -n of the whole run (all shards); 0: not recorded */
 } DatasetMeta;
 
 /* One recorded position (the position before `played` was made). */
@@ -105,6 +109,18 @@ int dsw_close(DatasetWriter *w, XqError *err);
  * a half-renamed PATH.tmp.new): the run is complete, not interrupted. */
 bool dsw_finished(const char *path);
 
+/* The first thing in which the run `run` differs from the run that wrote a file (`file`, its
+ * root attributes as a DatasetMeta), in the order variant, board, seed, shard, game count (-n),
+ * game range, search settings, weights, start position: writes e.g. "--seed: the file's run
+ * has 3, this run 4" into buf and returns true; false if they are the same run. A start text or
+ * run_games that either side lacks (older files) is not compared. */
+bool dataset_run_difference(const DatasetMeta *file, const DatasetMeta *run, char *buf, size_t size);
+
+/* Checks that the finished dataset PATH was written by the run `run` (dataset_run_difference),
+ * so that --resume never reports another run's file as this run's result. Returns 0, or -1
+ * with *err (an unreadable file, or the first difference). */
+int dsw_check_finished(const char *path, const DatasetMeta *run, XqError *err);
+
 /* Flushes and closes without renaming (interrupted run: PATH.tmp stays for --resume). Frees w. */
 int dsw_abandon(DatasetWriter *w, XqError *err);
 
@@ -125,6 +141,8 @@ typedef struct DatasetSummary {
     uint64_t ngames, npositions, npolicy, nmoves;
     int npoints;
     int format_version;
+    char *start_text;         /* owned by the reader; NULL if the file has no `start` */
+    uint64_t run_games;       /* 0 if the file has no `run_games` */
 } DatasetSummary;
 
 typedef struct DatasetReader DatasetReader;

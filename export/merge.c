@@ -541,6 +541,19 @@ static int write_root(hid_t out, const char *out_path, const Source *src, int co
         schema_fail(err, out_path, "cannot write the root attributes");
     else
         rc = 0;
+    /* How the games start and the run's -n, where the shards record them (shards_open checked
+     * they agree): a merged file is the run's result for --resume and tune too. */
+    char *start = rc == 0 ? attr_read_string(f, "start", schema_vlen_strings(src[0].version)) : NULL;
+    uint64_t run_games = 0;
+    if (rc == 0 && start && attr_write_string(out, "start", start) < 0)
+        rc = schema_fail(err, out_path, "cannot write the root attribute start");
+    if (rc == 0 && attr_read_u64(f, "run_games", &run_games) < 0) {
+        run_games = 0;
+        H5Eclear2(H5E_DEFAULT);
+    }
+    if (rc == 0 && run_games && attr_write_u64(out, "run_games", run_games) < 0)
+        rc = schema_fail(err, out_path, "cannot write the root attribute run_games");
+    free(start);
     free(cl);
 cleanup:
     for (int i = 0; i < 6; i++)

@@ -47,6 +47,7 @@ void dsr_close(DatasetReader *r)
     free(r->summary.params_text);
     free(r->summary.weights_text);
     free(r->summary.command_line);
+    free(r->summary.start_text);
     free(r);
 }
 
@@ -99,6 +100,12 @@ static int read_meta(DatasetReader *r, XqError *err)
     s->shard_index = shard_index;
     s->shard_count = shard_count;
     s->npoints = npoints;
+    /* Written since the resume check compares them; absent from older files and imports. */
+    s->start_text = attr_read_string(r->file, "start", vlen_ok);
+    if (attr_read_u64(r->file, "run_games", &s->run_games) < 0) {
+        s->run_games = 0;
+        H5Eclear2(H5E_DEFAULT);
+    }
     return 0;
 }
 

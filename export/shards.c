@@ -71,6 +71,12 @@ static int check_pair(ShardSet *set, int j, XqError *err)
         return fail(err, pb, "does not belong with %s: different search settings (params_text %s)", pa, diff);
     if (shards_text_difference(text_or_empty(a->weights_text), text_or_empty(b->weights_text), diff, sizeof diff))
         return fail(err, pb, "does not belong with %s: different evaluation weights (weights_text %s)", pa, diff);
+    if (a->start_text && b->start_text && strcmp(a->start_text, b->start_text))
+        return fail(err, pb, "does not belong with %s: different start positions ('%.60s' vs '%.60s')", pa,
+                    b->start_text, a->start_text);
+    if (a->run_games && b->run_games && a->run_games != b->run_games)
+        return fail(err, pb, "does not belong with %s: a run of %" PRIu64 " games, not %" PRIu64 " (another -n)", pa,
+                    b->run_games, a->run_games);
     if (a->npoints != b->npoints) {
         snprintf(what, sizeof what, "%d vs %d board points", a->npoints, b->npoints);
         return fail(err, pb, "does not belong with %s: %s", pa, what);

@@ -15,7 +15,8 @@ typedef struct ShardSet {
 } ShardSet;
 
 /* Opens every path and checks they belong together: the same variant text, search parameters
- * (params_text), weights text and board size; no file given twice; no two shards holding the
+ * (params_text), weights text and board size, start position and -n (where both files record
+ * them); no file given twice; no two shards holding the
  * same games (same base seed, overlapping planned game ranges). On failure returns -1 with *err
  * naming the file(s) and the first difference (e.g. "playouts = 64" against "playouts = 200");
  * *set is then empty. Paths must outlive the set. */

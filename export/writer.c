@@ -119,7 +119,9 @@ static int write_meta(DatasetWriter *w, const DatasetMeta *m, XqError *err)
         attr_write_i32(f, "npoints", m->npoints) < 0 ||
         attr_write_string(f, "host", host) < 0 ||
         attr_write_string(f, "created_utc", now) < 0 ||
-        attr_write_string(f, "closed_utc", "") < 0)
+        attr_write_string(f, "closed_utc", "") < 0 ||
+        (m->start_text && attr_write_string(f, "start", m->start_text) < 0) ||
+        (m->run_games && attr_write_u64(f, "run_games", m->run_games) < 0))
         return schema_fail(err, w->tmp_path, "cannot write the root attributes");
     return 0;
 }
@@ -503,6 +505,47 @@ cleanup:
     return rc;
 }
 
+/* Refuses to resume a PATH.tmp that another run wrote: compares its root attributes with the
+ * run's meta (dataset_run_difference). A file whose attributes cannot be read is refused too. */
+static int resume_same_run(DatasetWriter *w, const DatasetMeta *m, XqError *err)
+{
+    static const char *const names[] = {"variant_name", "variant_text", "weights_text", "params_text"};
+    char *texts[4] = {0}, *start = attr_read_string(w->file, "start", false);
+    DatasetMeta file = {.start_text = start};
+    int32_t index = 0, count = 1, npoints = 0;
+    int rc = 0;
+    for (int i = 0; i < 4; i++)
+        if (!(texts[i] = attr_read_string(w->file, names[i], false)))
+            rc = schema_fail(err, w->tmp_path, "cannot resume: the root attribute %s is missing", names[i]);
+    if (rc == 0 && (attr_read_u64(w->file, "base_seed", &file.base_seed) < 0 ||
+                    attr_read_i32(w->file, "shard_index", &index) < 0 ||
+                    attr_read_i32(w->file, "shard_count", &count) < 0 ||
+                    attr_read_u64(w->file, "first_game", &file.first_game) < 0 ||
+                    attr_read_u64(w->file, "game_count", &file.game_count) < 0 ||
+                    attr_read_i32(w->file, "npoints", &npoints) < 0))
+        rc = schema_fail(err, w->tmp_path, "cannot resume: a root number attribute is missing");
+    if (rc == 0 && attr_read_u64(w->file, "run_games", &file.run_games) < 0) {
+        file.run_games = 0; /* older file */
+        H5Eclear2(H5E_DEFAULT);
+    }
+    if (rc == 0) {
+        file.variant_name = texts[0];
+        file.variant_text = texts[1];
+        file.weights_text = texts[2];
+        file.params_text = texts[3];
+        file.shard_index = index;
+        file.shard_count = count;
+        file.npoints = npoints;
+        char diff[XQ_MSG_MAX];
+        if (dataset_run_difference(&file, m, diff, sizeof diff))
+            rc = schema_fail(err, w->tmp_path, "cannot resume another run's file: %s (nothing was touched)", diff);
+    }
+    for (int i = 0; i < 4; i++)
+        free(texts[i]);
+    free(start);
+    return rc;
+}
+
 /* Reopens PATH.tmp: checks it belongs to the same run, then finds what survived. Every column is
  * decoded up to the rows the journal says were committed (or, without a journal, up to its
  * length); the games kept are the longest prefix whose game rows and the rows they point at all
@@ -510,7 +553,7 @@ cleanup:
  * in it can be trusted (the caller starts it again). */
 static int resume_layout(DatasetWriter *w, const DatasetMeta *m, XqError *err)
 {
-    int32_t version = 0, npoints = 0;
+    int32_t version = 0;
     if (attr_read_i32(w->file, "format_version", &version) < 0) {
         schema_fail(err, w->tmp_path, "no format_version attribute");
         return -2;
@@ -518,17 +561,9 @@ static int resume_layout(DatasetWriter *w, const DatasetMeta *m, XqError *err)
     if (version != DATASET_FORMAT_VERSION)
         return schema_fail(err, w->tmp_path, "cannot resume: format version %d, this program writes %d",
                            (int)version, DATASET_FORMAT_VERSION);
-    if (attr_read_i32(w->file, "npoints", &npoints) < 0 || npoints != m->npoints)
-        return schema_fail(err, w->tmp_path, "cannot resume: the file has %d points per board, the run %d",
-                           (int)npoints, m->npoints);
-    char *name = attr_read_string(w->file, "variant_name", false);
-    char *text = attr_read_string(w->file, "variant_text", false);
-    bool same = name && text && !strcmp(name, m->variant_name ? m->variant_name : "") &&
-                !strcmp(text, m->variant_text ? m->variant_text : "");
-    free(name);
-    free(text);
-    if (!same)
-        return schema_fail(err, w->tmp_path, "cannot resume: the file was written for another variant (name or file text differ)");
+    /* Another run's file is never mixed into this one (runcheck.c names the first difference). */
+    if (resume_same_run(w, m, err) < 0)
+        return -1;
     if (open_columns(w, err) < 0)
         return -2;
 

@@ -254,6 +254,49 @@ static void run_workers(Shared *s)
     }
 }
 
+void selfplay_meta(const SelfplayOptions *o, DatasetMeta *m, char *params_text, char *start_text)
+{
+    params_write(o->params, params_text, SELFPLAY_PARAMS_MAX);
+    if (o->book) {
+        uint64_t h = 14695981039346656037ULL;
+        for (int i = 0; i < o->book->count; i++) {
+            const BookEntry *b = &o->book->entries[i];
+            const uint8_t *p = (const uint8_t *)b->base_fen;
+            for (size_t k = 0; k <= strlen(b->base_fen); k++)
+                h = (h ^ p[k]) * 1099511628211ULL;
+            for (int k = 0; k < b->nmoves; k++)
+                for (int byte = 0; byte < 4; byte++)
+                    h = (h ^ (((uint32_t)b->moves[k] >> (8 * byte)) & 0xffu)) * 1099511628211ULL;
+            h = (h ^ 0xffu) * 1099511628211ULL; /* end of an opening */
+        }
+        snprintf(start_text, SELFPLAY_START_MAX, "openings %d lines, hash %016llx", o->book->count,
+                 (unsigned long long)h);
+    } else if (o->start_fen) {
+        snprintf(start_text, SELFPLAY_START_MAX, "fen %.256s", o->start_fen);
+    } else {
+        snprintf(start_text, SELFPLAY_START_MAX, "startpos");
+    }
+    if (o->paired_deals) {
+        size_t used = strlen(start_text);
+        snprintf(start_text + used, SELFPLAY_START_MAX - used, ", paired deals");
+    }
+    *m = (DatasetMeta){
+        .variant_name = o->variant->name,
+        .variant_text = o->variant->text,
+        .weights_text = o->weights_text ? o->weights_text : "",
+        .params_text = params_text,
+        .command_line = o->command_line ? o->command_line : "",
+        .base_seed = o->seed,
+        .shard_index = o->shard_index,
+        .shard_count = o->shard_count,
+        .first_game = o->first_game,
+        .game_count = o->games,
+        .npoints = o->variant->npoints,
+        .start_text = start_text,
+        .run_games = o->run_games ? o->run_games : o->games,
+    };
+}
+
 int selfplay_run(const SelfplayOptions *o, RunTotals *totals, SelfplayReport *report, XqError *err)
 {
     memset(report, 0, sizeof *report);
@@ -274,23 +317,9 @@ int selfplay_run(const SelfplayOptions *o, RunTotals *totals, SelfplayReport *re
     }
     uint64_t done = 0;
     if (o->out_path) {
-        char hostname[256] = "";
-        gethostname(hostname, sizeof hostname - 1);
-        char params_text[4096];
-        params_write(o->params, params_text, sizeof params_text);
-        DatasetMeta meta = {
-            .variant_name = o->variant->name,
-            .variant_text = o->variant->text,
-            .weights_text = o->weights_text ? o->weights_text : "",
-            .params_text = params_text,
-            .command_line = o->command_line ? o->command_line : "",
-            .base_seed = o->seed,
-            .shard_index = o->shard_index,
-            .shard_count = o->shard_count,
-            .first_game = o->first_game,
-            .game_count = o->games,
-            .npoints = o->variant->npoints,
-        };
+        char params_text[SELFPLAY_PARAMS_MAX], start_text[SELFPLAY_START_MAX];
+        DatasetMeta meta;
+        selfplay_meta(o, &meta, params_text, start_text);
         s.writer = dsw_open(o->out_path, &meta, o->resume, &done, err);
         if (!s.writer) {
             free(s.slots);

@@ -39,10 +39,11 @@ typedef struct SelfplayOptions {
     SelfplayLive *live;         /* running counts for another thread (may be NULL) */
     bool paired_deals;          /* hidden pieces: games 2k, 2k+1 share a deal, seats swapped */
     const Book *book;           /* NULL, or games 2k and 2k+1 start from opening k mod count */
+    uint64_t run_games;         /* -n of the whole run, all shards (0: games) */
 } SelfplayOptions;
 
 #define SELFPLAY_OPTIONS_INIT                                                                    \
-    {NULL, NULL, NULL, NULL, 1, 0, 0, 0, 1, 0, NULL, false, "", "", PROGRESS_AUTO, 30.0, 64, NULL, NULL, false, NULL}
+    {NULL, NULL, NULL, NULL, 1, 0, 0, 0, 1, 0, NULL, false, "", "", PROGRESS_AUTO, 30.0, 64, NULL, NULL, false, NULL, 0}
 
 typedef struct SelfplayReport {
     uint64_t resumed_games;     /* complete games found in OUT.tmp on --resume */
@@ -61,5 +62,13 @@ typedef struct SelfplayReport {
  * left as OUT.tmp for --resume; otherwise it is renamed to OUT. Returns 0 (also when
  * interrupted: see report->interrupted) or -1 with *err. */
 int selfplay_run(const SelfplayOptions *o, RunTotals *totals, SelfplayReport *report, XqError *err);
+
+/* The dataset metadata of the run *o describes (what dsw_open writes and --resume compares):
+ * params_text and start_text are filled into the caller's buffers (SELFPLAY_PARAMS_MAX and
+ * SELFPLAY_START_MAX bytes), which must outlive *m. start_text is "startpos", "fen FEN" or
+ * "openings N lines, hash H" (H: FNV-1a of the openings' base positions and moves), followed by
+ * ", paired deals" under --paired-deals. */
+enum { SELFPLAY_PARAMS_MAX = 4096, SELFPLAY_START_MAX = 320 };
+void selfplay_meta(const SelfplayOptions *o, DatasetMeta *m, char *params_text, char *start_text);
 
 #endif

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -48,6 +49,8 @@ static DatasetMeta test_meta(void)
         .first_game = 0,
         .game_count = 100,
         .npoints = NPOINTS,
+        .start_text = "startpos",
+        .run_games = 400,
     };
     return m;
 }
@@ -292,6 +295,101 @@ static void test_append_rejects_bad_games(void **state)
     dsr_close(r);
 }
 
+/* Bytes and inode of a file, to see that a refusal left it alone. */
+static uint64_t file_state(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    uint64_t h = 14695981039346656037ULL ^ (uint64_t)st.st_ino;
+    int c;
+    while ((c = fgetc(f)) != EOF)
+        h = (h ^ (uint64_t)c) * 1099511628211ULL;
+    fclose(f);
+    return h;
+}
+
+/* --resume of another run's PATH.tmp, and the "already complete" of another run's PATH: each
+ * field of the run refused with its option named, in the documented order, nothing touched;
+ * start and run_games read back; the same run still resumes and its finished file checks. */
+static void test_resume_other_run(void **state)
+{
+    (void)state;
+    char path[600], tmp[620];
+    scratch("other_run.h5", path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    XqError err;
+    DatasetMeta meta = test_meta();
+    uint64_t done;
+    DatasetWriter *w = dsw_open(path, &meta, false, &done, &err);
+    if (!w)
+        fail_with("dsw_open", &err);
+    append_games(w, 0, 5);
+    if (dsw_abandon(w, &err) != 0)
+        fail_with("dsw_abandon", &err);
+    uint64_t before = file_state(tmp);
+
+    static const char *const expect[] = {
+        "-v: the file's run played testvariant, this run othervariant",
+        "-v: the variant file text differs (line 4: 'ranks = 10' vs 'ranks = 11')",
+        "-v: the file has 90 points per board, the run 89",
+        "--seed: the file's run has 12345, this run 12346",
+        "--shard: the file's run has shard 2/4, this run shard 1/4",
+        "-n: the file's run has 400 games, this run 800",
+        "-n: the file's run holds games 0..99, this run 100..199",
+        "search settings (--preset, --set, --playouts, --movetime): line 2: 'cpuct = 1.5' vs 'cpuct = 2'",
+        "--weights: the weights text differs (line 1: 'material = 1' vs 'material = 2')",
+        "start position (--fen, --openings): the file's run has 'startpos', this run 'fen 9/9/9 w'",
+    };
+    for (int field = 0; field < (int)(sizeof expect / sizeof expect[0]); field++) {
+        DatasetMeta other = meta;
+        switch (field) {
+        case 0: other.variant_name = "othervariant"; break;
+        case 1: other.variant_text = "[variant]\nname = testvariant\nfiles = 9\nranks = 11\n"; break;
+        case 2: other.npoints = NPOINTS - 1; break;
+        case 3: other.base_seed = 12346; break;
+        case 4: other.shard_index = 1; break;
+        case 5: other.run_games = 800; break;
+        case 6: other.first_game = 100; break;
+        case 7: other.params_text = "playouts = 200\ncpuct = 2\n"; break;
+        case 8: other.weights_text = "material = 2\n"; break;
+        default: other.start_text = "fen 9/9/9 w"; break;
+        }
+        char want[300];
+        snprintf(want, sizeof want, "cannot resume another run's file: %s (nothing was touched)", expect[field]);
+        assert_null(dsw_open(path, &other, true, &done, &err));
+        if (!strstr(err.message, want))
+            fail_msg("field %d: '%s', expected '%s'", field, err.message, want);
+        assert_true(file_state(tmp) == before);
+    }
+    /* A file without the newer attributes (start, run_games) is compared on the rest. */
+    DatasetMeta unknown = meta;
+    unknown.start_text = NULL;
+    unknown.run_games = 0;
+    char buf[XQ_MSG_MAX];
+    assert_false(dataset_run_difference(&meta, &unknown, buf, sizeof buf));
+
+    w = dsw_open(path, &meta, true, &done, &err);
+    if (!w)
+        fail_with("dsw_open resume", &err);
+    assert_int_equal(done, 5);
+    if (dsw_close(w, &err) != 0)
+        fail_with("dsw_close", &err);
+    DatasetReader *r = dsr_open(path, &err);
+    if (!r)
+        fail_with("dsr_open", &err);
+    assert_string_equal(dsr_summary(r)->start_text, "startpos");
+    assert_int_equal(dsr_summary(r)->run_games, 400);
+    dsr_close(r);
+    assert_int_equal(dsw_check_finished(path, &meta, &err), 0);
+    DatasetMeta other = meta;
+    other.base_seed = 1;
+    assert_int_equal(dsw_check_finished(path, &other, &err), -1);
+    assert_non_null(strstr(err.message, "is another run's finished file: --seed: the file's run has 12345, this run 1"));
+    remove(path);
+}
+
 static void test_resume_after_abandon(void **state)
 {
     (void)state;
@@ -315,7 +413,7 @@ static void test_resume_after_abandon(void **state)
     DatasetMeta other = meta;
     other.variant_text = "[variant]\nname = other\n";
     assert_null(dsw_open(path, &other, true, &done, &err));
-    assert_non_null(strstr(err.message, "another variant"));
+    assert_non_null(strstr(err.message, "cannot resume another run's file: -v: the variant file text differs"));
 
     w = dsw_open(path, &meta, true, &done, &err);
     if (!w)
@@ -744,8 +842,9 @@ static void test_fixed_length_strings(void **state)
     assert_true(h >= 0);
     assert_true(H5Ovisit2(h, H5_INDEX_NAME, H5_ITER_INC, check_object_strings, &strings, H5O_INFO_BASIC) >= 0);
     H5Fclose(h);
-    /* 9 root strings (closed_utc included) and the description of each of the 34 columns. */
-    assert_int_equal(strings, 9 + 34);
+    /* 10 root strings (closed_utc and start included) and the description of each of the 34
+     * columns. */
+    assert_int_equal(strings, 10 + 34);
 
     copy_file(path, old, -1);
     rewrite_strings_as_vlen(old, 2);
@@ -1144,6 +1243,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_append_rejects_bad_games),
         cmocka_unit_test(test_resume_after_abandon),
+        cmocka_unit_test(test_resume_other_run),
         cmocka_unit_test(test_resume_trims_half_written_game),
         cmocka_unit_test(test_damaged_files_rejected),
         cmocka_unit_test(test_reads_format_1),

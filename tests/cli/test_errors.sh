@@ -24,6 +24,7 @@ fixture selfplay -v sniper -n 2 $fast -o sn.h5
 fixture selfplay -v xiangqi -n 4 $fast --shard 0/2 -o s0.h5
 fixture selfplay -v xiangqi -n 4 $fast --shard 1/2 -o s1.h5
 fixture selfplay -v xiangqi -n 4 $fast --seed 2 --shard 1/2 -o s1x.h5
+fixture selfplay -v xiangqi -n 4 $fast --shard 1/2 -o s1f.h5 --fen "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1"
 fixture selfplay -v xiangqi -n 6 $fast --shard 0/3 -o t0.h5
 fixture selfplay -v xiangqi -n 6 $fast --shard 2/3 -o t2.h5
 cp s1.h5 u.h5.tmp
