@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safe_file.h"
 #include "schema.h"
 #include "shards.h"
 #include "vds.h"
@@ -594,13 +595,18 @@ static int write_output(const char *tmp, const char *out, Source *src, int count
 {
     int rc = -1;
     /* Exclusive: the caller removed a stale OUT.tmp under its lock (cli/output.h), so one that
-     * exists now is another writer's, never to be truncated or followed. */
+     * exists now is another writer's, never to be truncated or followed. A write that fails (a
+     * full disk) is hidden from HDF5, which crashes at exit after a close that failed, and
+     * reported after the close (safe_file.h). */
+    H5SafeStatus io = {0};
     errno = 0;
-    hid_t f = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) {
-        int e = errno;
+    hid_t fapl = h5safe_fapl(H5SAFE_DIRECT, &io);
+    hid_t f = fapl < 0 ? -1 : H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, fapl);
+    int e = errno;
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (f < 0)
         return schema_fail(err, tmp, "cannot create the file%s%s", e ? ": " : "", e ? strerror(e) : "");
-    }
     int32_t npoints = 0;
     uint64_t total[LEN_COUNT];
     for (int k = 0; k < LEN_COUNT; k++)
@@ -648,6 +654,9 @@ static int write_output(const char *tmp, const char *out, Source *src, int count
 cleanup:
     if (H5Fclose(f) < 0 && rc == 0)
         rc = schema_fail(err, tmp, "cannot close the file");
+    /* The disk's failure is the cause of whatever went wrong after it (HDF5 read back zeros). */
+    if (io.error)
+        rc = h5safe_fail(err, tmp, "cannot write the file", &io);
     return rc;
 }
 

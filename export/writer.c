@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safe_file.h"
 #include "schema.h"
 #include "zstd_filter.h"
 
@@ -45,6 +46,7 @@ struct DatasetWriter {
     bool have_last;
     uint64_t last_index;
     bool failed;                      /* a flush failed: the file state is unknown */
+    H5SafeStatus io;                  /* failures of PATH.tmp's journal (safe_file.h) */
 };
 
 static bool buffer_push(ByteBuffer *b, const void *data, size_t n)
@@ -211,26 +213,46 @@ static void warn(const char *path, const char *what)
     fprintf(stderr, "xqlab: warning: %s: %s\n", path, what);
 }
 
-/* Creates PATH.tmp (or a rebuilt copy of it). HDF5's default file-space strategy hands the space
- * of a chunk it has just replaced to the next chunk it writes; every flush replaces the partial
- * last chunk of every column, so a kill between the chunk writes and the metadata of a flush left
- * the chunks the old metadata points at overwritten by other columns' data (measured: the file
- * of most kills during a flush failed to decode). With no free-space manager (strategy NONE)
- * replaced chunks are simply left behind, so the state of the previous flush stays intact until
- * the new metadata is complete. The holes go away in the compact copy made at close. */
-static hid_t create_tmp_file(const char *path)
+/* Creates PATH.tmp (journal mode: every flush reaches the disk whole or not at all, see
+ * safe_file.h) or a rebuilt copy of it (direct mode: renamed into place only once complete).
+ * Since a flush is all or nothing, HDF5's default file-space strategy is safe here: the space of a
+ * chunk a flush replaces is reused by a later write of the same or a later flush, never while the
+ * file on disk still points at it (the strategy NONE used before the journal left every replaced
+ * chunk behind: the file grew by 0.2-0.5 MB per flush). */
+static hid_t create_tmp_file(const char *path, H5SafeMode mode, H5SafeStatus *status)
 {
-    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
-    if (fcpl < 0)
+    hid_t fapl = h5safe_fapl(mode, status);
+    if (fapl < 0)
         return -1;
-    hid_t f = -1;
     errno = 0;
-    if (H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, 1) >= 0)
-        f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     /* H5Pclose clears HDF5's error stack: keep the system's reason (errno) for the message. */
     int saved = errno;
-    H5Pclose(fcpl);
+    H5Pclose(fapl);
     errno = saved;
+    return f;
+}
+
+/* H5Fflush of PATH.tmp, which commits the flush through its redo log: a failure there (a full
+ * disk) is in w->io, not in HDF5's return value (safe_file.h). After one the file on disk is
+ * still the previous flush's, and nothing more is written to it. */
+static int flush_file(DatasetWriter *w, XqError *err)
+{
+    if (H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0)
+        return schema_fail(err, w->tmp_path, "cannot flush the file to disk");
+    if (w->io.error)
+        return h5safe_fail(err, w->tmp_path, "cannot flush the file to disk", &w->io);
+    return 0;
+}
+
+/* Opens PATH.tmp for writing in journal mode (finishing a flush a kill interrupted). */
+static hid_t open_tmp_file(const char *path, H5SafeStatus *status)
+{
+    hid_t fapl = h5safe_fapl(H5SAFE_JOURNAL, status);
+    if (fapl < 0)
+        return -1;
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, fapl);
+    H5Pclose(fapl);
     return f;
 }
 
@@ -424,6 +446,7 @@ static int rebuild(DatasetWriter *w, const uint64_t end[LEN_COUNT], XqError *err
     snprintf(next, sizeof next, "%s.new", w->tmp_path);
     int rc = -1;
     void *buf = NULL;
+    H5SafeStatus io = {0};
     hid_t old_file = w->file, old[NCOLUMNS];
     for (int c = 0; c < NCOLUMNS; c++) {
         old[c] = w->dset[c];
@@ -431,7 +454,7 @@ static int rebuild(DatasetWriter *w, const uint64_t end[LEN_COUNT], XqError *err
         w->disk_rows[c] = 0;
         w->pending[c].len = 0;
     }
-    if ((w->file = create_tmp_file(next)) < 0) {
+    if ((w->file = create_tmp_file(next, H5SAFE_DIRECT, &io)) < 0) {
         create_fail(err, next);
         goto cleanup;
     }
@@ -477,6 +500,10 @@ static int rebuild(DatasetWriter *w, const uint64_t end[LEN_COUNT], XqError *err
     }
     herr_t closed = H5Fclose(w->file);
     w->file = -1;
+    if (io.error) {
+        h5safe_fail(err, next, "cannot write the file", &io);
+        goto cleanup;
+    }
     if (closed < 0) {
         schema_fail(err, next, "cannot close the file");
         goto cleanup;
@@ -489,7 +516,7 @@ static int rebuild(DatasetWriter *w, const uint64_t end[LEN_COUNT], XqError *err
         schema_fail(err, next, "cannot rename to %s: %s", w->tmp_path, strerror(errno));
         goto cleanup;
     }
-    if ((w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, H5P_DEFAULT)) < 0) {
+    if ((w->file = open_tmp_file(w->tmp_path, &w->io)) < 0) {
         schema_fail(err, w->tmp_path, "cannot reopen the rebuilt file");
         goto cleanup;
     }
@@ -661,8 +688,9 @@ bool dsw_finished(const char *path)
         return false;
     /* dsw_close renames the finished file into place before it removes PATH.tmp: a .tmp next to
      * PATH is a leftover of a kill in between. */
-    static const char *const leftovers[4] = {"%s.tmp", "%s.tmp.games", "%s.tmp.new", "%s.tmp.games.new"};
-    for (int i = 0; i < 4; i++) {
+    static const char *const leftovers[5] = {"%s.tmp", "%s.tmp.games", "%s.tmp.new", "%s.tmp.games.new",
+                                             "%s.tmp.wal"};
+    for (int i = 0; i < 5; i++) {
         char stale[1100];
         snprintf(stale, sizeof stale, leftovers[i], path);
         remove_stale(stale);
@@ -683,7 +711,11 @@ static int resume_open(DatasetWriter *w, const DatasetMeta *meta, XqError *err)
         return schema_fail(err, w->tmp_path, "cannot resume: no such file (%s is already complete)", w->path);
     if (access(w->tmp_path, F_OK) != 0)
         return schema_fail(err, w->tmp_path, "cannot resume: no such file");
-    if ((w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, H5P_DEFAULT)) < 0) {
+    /* A flush that a kill interrupted after its redo log was complete is finished first; one
+     * that cannot be finished (full disk) refuses the resume and leaves both files as they are. */
+    if (h5safe_recover(w->tmp_path, err) < 0)
+        return -1;
+    if ((w->file = open_tmp_file(w->tmp_path, &w->io)) < 0) {
         schema_fail(err, w->tmp_path, "cannot open the file");
         return -2;
     }
@@ -756,7 +788,8 @@ DatasetWriter *dsw_open(const char *path, const DatasetMeta *meta, bool resume, 
         /* The old journal goes first: H5Fcreate truncates PATH.tmp in place (same inode), and a
          * kill before the new journal is written must not leave the old counts describing it. */
         remove_stale(w->journal_path);
-        if ((w->file = create_tmp_file(w->tmp_path)) < 0) {
+        memset(&w->io, 0, sizeof w->io);
+        if ((w->file = create_tmp_file(w->tmp_path, H5SAFE_JOURNAL, &w->io)) < 0) {
             create_fail(err, w->tmp_path);
             goto fail;
         }
@@ -764,10 +797,8 @@ DatasetWriter *dsw_open(const char *path, const DatasetMeta *meta, bool resume, 
             goto fail;
     }
     /* A file killed before its first batch must still reopen. */
-    if (H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0) {
-        schema_fail(err, w->tmp_path, "cannot flush the file");
+    if (flush_file(w, err) < 0)
         goto fail;
-    }
     if (journal_write(w, w->tmp_path, err) < 0)
         goto fail;
     if (games_done)
@@ -935,9 +966,9 @@ int dsw_flush(DatasetWriter *w, XqError *err)
             w->failed = true;
             return -1;
         }
-    if (H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0) {
+    if (flush_file(w, err) < 0) {
         w->failed = true;
-        return schema_fail(err, w->tmp_path, "cannot flush the file to disk");
+        return -1;
     }
     /* Only now is the batch committed: the journal never claims rows of a flush cut short. */
     if (journal_write(w, w->tmp_path, err) < 0) {
@@ -956,8 +987,15 @@ static int write_compact_copy(DatasetWriter *w, const char *part, const char *cl
 {
     static const char *const groups[] = {"/games", "/positions", "/policy"};
     int rc = -1;
+    H5SafeStatus io = {0};
     errno = 0;
-    hid_t dst = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t fapl = h5safe_fapl(H5SAFE_DIRECT, &io);
+    hid_t dst = fapl < 0 ? -1 : H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (fapl >= 0) {
+        int saved = errno;
+        H5Pclose(fapl);
+        errno = saved;
+    }
     if (dst < 0) {
         create_fail(err, part);
         goto cleanup;
@@ -980,6 +1018,10 @@ static int write_compact_copy(DatasetWriter *w, const char *part, const char *cl
 cleanup:
     if (dst >= 0 && H5Fclose(dst) < 0 && rc == 0)
         rc = schema_fail(err, part, "cannot close the file");
+    /* A failed write is hidden from HDF5 (it crashes at exit after a close that failed): it is
+     * reported here, and the file it left is removed. */
+    if (io.error)
+        rc = h5safe_fail(err, part, "cannot write the file", &io);
     if (rc < 0)
         remove(part);
     return rc;
