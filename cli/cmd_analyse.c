@@ -139,6 +139,8 @@ static int by_visits(const void *a, const void *b)
 {
     int i = *(const int *)a, j = *(const int *)b;
     const SearchResult *r = sort_result;
+    if (r->depth > 0 && r->child_value[i] != r->child_value[j]) /* search = ab: by score */
+        return r->child_value[i] > r->child_value[j] ? -1 : 1;
     if (r->child_visits[i] != r->child_visits[j])
         return r->child_visits[i] > r->child_visits[j] ? -1 : 1;
     if (r->child_prior[i] != r->child_prior[j])
@@ -150,8 +152,13 @@ static void print_text(const AnalyseOptions *o, const Variant *v, const char *fe
                        const SearchResult *r, const int *order, int n, const char *status, const char *weights)
 {
     char mv[32];
-    printf("analyse: %s, %d playouts in %.3f s (%.0f playouts/s%s)\n", v->name, r->playouts, r->seconds,
-           r->seconds > 0 ? r->playouts / r->seconds : 0.0, p->movetime > 0 ? ", timed" : "");
+    if (r->depth > 0)
+        printf("analyse: %s, alpha-beta to depth %d, %d positions in %.3f s (%.0f positions/s%s)\n",
+               v->name, r->depth, r->playouts, r->seconds, r->seconds > 0 ? r->playouts / r->seconds : 0.0,
+               p->movetime > 0 ? ", timed" : "");
+    else
+        printf("analyse: %s, %d playouts in %.3f s (%.0f playouts/s%s)\n", v->name, r->playouts, r->seconds,
+               r->seconds > 0 ? r->playouts / r->seconds : 0.0, p->movetime > 0 ? ", timed" : "");
     printf("fen      %s\n", fen);
     if (status)
         printf("status   %s (searched anyway: the game may go on under other rules)\n", status);
@@ -177,7 +184,9 @@ static void print_text(const AnalyseOptions *o, const Variant *v, const char *fe
         move_to_iccs(v, r->moves[i], mv);
         printf("  %-12s %8u %6.1f%% ", mv, r->child_visits[i],
                total ? 100.0 * r->child_visits[i] / (double)total : 0.0);
-        if (r->child_visits[i])
+        if (r->depth > 0 && !r->child_visits[i]) /* alpha-beta: an upper bound */
+            printf("<=%+6.3f", r->child_value[i]);
+        else if (r->child_visits[i] || r->depth > 0)
             printf("%+8.3f", r->child_value[i]);
         else
             printf("%8s", "-");
@@ -208,8 +217,8 @@ static void print_json(const Variant *v, const char *fen, const SearchParams *p,
     json_string(stdout, mv);
     printf(", \"value\": ");
     json_number(stdout, r->value);
-    printf(", \"cp\": %d, \"proven\": %d, \"proven_plies\": %d, \"pv\": [", score_value_cp(r->value, p->eval_scale),
-           r->proven, r->proven_plies);
+    printf(", \"cp\": %d, \"proven\": %d, \"proven_plies\": %d, \"depth\": %d, \"pv\": [",
+           score_value_cp(r->value, p->eval_scale), r->proven, r->proven_plies, r->depth);
     for (int i = 0; i < r->pv_len; i++) {
         move_to_iccs(v, r->pv[i], mv);
         printf(i ? ", " : "");
@@ -222,7 +231,7 @@ static void print_json(const Variant *v, const char *fen, const SearchParams *p,
         printf("%s{\"move\": ", k ? ", " : "");
         json_string(stdout, mv);
         printf(", \"visits\": %u, \"value\": ", r->child_visits[i]);
-        if (r->child_visits[i])
+        if (r->child_visits[i] || r->depth > 0)
             json_number(stdout, r->child_value[i]);
         else
             printf("null");

@@ -121,6 +121,8 @@ static void print_json(const RunTotals *totals, const Variant *v, const SearchPa
         printf("%s\"%s\": ", i ? ", " : "", params_name(i));
         if (params_range(i, &range) == 0 && range.type == PARAM_BOOL)
             printf("%s", strcmp(value, "0") && strcmp(value, "false") ? "true" : "false");
+        else if (range.type == PARAM_CHOICE)
+            printf("\"%s\"", value);
         else
             printf("%s", value);
     }

@@ -62,6 +62,7 @@ void options_build(OptionTable *t)
         ParamRange r;
         if (selfplay_only(name) || params_range(i, &r) != 0)
             continue;
+        /* A choice (search = mcts | ab) is a string option checked by params_set. */
         OptionType type = r.type == PARAM_BOOL ? OPT_CHECK : r.type == PARAM_INT ? OPT_SPIN
                                                                                   : OPT_STRING;
         add(t, name, name, type, OPT_PARAM, r.min, r.max, true, true, true);

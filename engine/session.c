@@ -655,7 +655,7 @@ static void worker_report(Session *s, const SearchInfo *info, EngineReport *r)
     r->arena_permille = info->arena_permille;
     r->pv_len = info->pv_len;
     memcpy(r->pv, info->pv, (size_t)info->pv_len * sizeof *r->pv);
-    r->depth = searched_depth(info->pv_visits, info->pv_len);
+    r->depth = info->depth > 0 ? info->depth : searched_depth(info->pv_visits, info->pv_len);
     r->best = info->pv_len > 0 ? info->pv[0] : XQ_MOVE_NONE;
 }
 
@@ -667,7 +667,8 @@ static void on_worker_info(const SearchInfo *info, void *user)
     atomic_store(&w->arena_permille, info->arena_permille);
     if (w->index != 0)
         return;
-    if (s->limits.depth > 0 && searched_depth(info->pv_visits, info->pv_len) >= s->limits.depth)
+    int depth = info->depth > 0 ? info->depth : searched_depth(info->pv_visits, info->pv_len);
+    if (s->limits.depth > 0 && depth >= s->limits.depth)
         atomic_store(&s->stop, true);
     double now = now_seconds();
     if (s->cb.info && now >= s->next_print) {
@@ -730,7 +731,7 @@ static void merge_results(Session *s, EngineReport *r)
         r->proven_plies = x->proven_plies;
         r->pv_len = x->pv_len;
         memcpy(r->pv, x->pv, (size_t)x->pv_len * sizeof *r->pv);
-        r->depth = searched_depth(x->pv_visits, x->pv_len);
+        r->depth = x->depth > 0 ? x->depth : searched_depth(x->pv_visits, x->pv_len);
         return;
     }
     /* Every thread searched the same position: the children come in the same order. */
@@ -752,7 +753,7 @@ static void merge_results(Session *s, EngineReport *r)
         if (x->pv_len > 0 && x->pv[0] == r->best && x->pv_len > r->pv_len) {
             r->pv_len = x->pv_len;
             memcpy(r->pv, x->pv, (size_t)x->pv_len * sizeof *r->pv);
-            r->depth = searched_depth(x->pv_visits, x->pv_len);
+            r->depth = x->depth > 0 ? x->depth : searched_depth(x->pv_visits, x->pv_len);
         }
     }
     if (r->pv_len == 0) {
@@ -828,10 +829,10 @@ int session_go(Session *s, const EngineLimits *limits, const SessionCallbacks *c
         s->sp.playouts = INT_MAX; /* the control's cap, the depth or stop end it */
     } else if (s->params.movetime > 0) {
         s->sp.movetime = s->params.movetime; /* no limits given: the parameters' budget */
-    } else {
+    } else if (s->params.search != SEARCH_AB) {
         s->limits.nodes = s->params.playouts; /* split over the threads as a playout cap */
         s->sp.playouts = INT_MAX;
-    }
+    } /* else search = ab: ab_depth plies */
     for (int i = 0; i < s->nworkers; i++) {
         Worker *w = &s->workers[i];
         memcpy(w->pos, s->pos, sizeof *w->pos);

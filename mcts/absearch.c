@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "eval_private.h"
 #include "hidden.h"
@@ -25,9 +26,11 @@ struct AbSearch {
     bool prune;         /* the selective pruning of ab_set_pruning (on by default) */
     int qdepth;         /* capture plies after the full-width ones */
     int root_depth;     /* full-width depth of the current search (bounds check extensions) */
-    bool abort;         /* the root search's poll said stop: every node returns at once */
-    bool (*poll)(void *user); /* asked every 1024 nodes (NULL: never) */
-    void *poll_user;
+    bool abort;         /* a limit of the root search was reached: every node returns at once */
+    const AbLimits *limits; /* of the running ab_root_search (NULL: none) */
+    uint64_t root_nodes0; /* stats.nodes when it started */
+    uint64_t next_poll;   /* stats.nodes at which the limits are checked next */
+    int root_scores[XQ_MAX_MOVES]; /* its root moves' scores, in the order of lists[0] */
     int evals[AB_MAX_PLY]; /* static evaluation by ply (TT_NO_EVAL: not taken) */
     int8_t lmr[AB_MAX_PLY][AB_LMR_MOVES]; /* late-move reductions by depth and move number */
     Move killers[AB_MAX_PLY][2];
@@ -270,6 +273,27 @@ static void update_history(AbSearch *s, const Position *pos, Move mv, int bonus)
 
 static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int ply, bool pv);
 
+
+static double ab_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Asked by the full-width search every 1024 positions or so: true once a limit of the root search is
+ * reached. */
+static bool out_of_budget(AbSearch *s)
+{
+    const AbLimits *lim = s->limits;
+    if (lim->stop && atomic_load_explicit(lim->stop, memory_order_relaxed))
+        return true;
+    if (lim->max_nodes && s->stats.nodes - s->root_nodes0 >= lim->max_nodes)
+        return true;
+    return lim->deadline > 0 && ab_clock() >= lim->deadline;
+}
+
+
 /* True if the side to move has a piece besides its royal pieces and pawns-like pieces of the
  * lowest value (zugzwang, where passing would help, is then unlikely). */
 static bool has_pieces(const Position *pos)
@@ -363,8 +387,11 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
     if (s->abort)
         return 0;
     s->stats.nodes++;
-    if (s->poll && (s->stats.nodes & 1023) == 0 && s->poll(s->poll_user))
-        s->abort = true;
+    if (s->limits && s->stats.nodes >= s->next_poll) {
+        s->next_poll = s->stats.nodes + 1024;
+        if (s->root_depth > 1 && out_of_budget(s))
+            s->abort = true;
+    }
     Move tt_move = XQ_MOVE_NONE;
     TtEntry *te = tt_probe(&s->tt, pos->key);
     int eval = TT_NO_EVAL;
@@ -566,4 +593,230 @@ int ab_search(AbSearch *s, Position *pos, int depth, int qdepth, Move *best)
 int ab_qsearch(AbSearch *s, Position *pos, int qdepth)
 {
     return ab_search(s, pos, 0, qdepth, NULL);
+}
+
+/* ---- root search ---------------------------------------------------------------------------- */
+
+/* Value of a root move that reveals a face-down piece: the probability-weighted mean over its
+ * identities, each searched to depth - 1 plies with a full window. */
+static int root_chance_value(AbSearch *s, Position *pos, Move mv, int depth)
+{
+    Move out[HIDDEN_MAX_OUTCOMES];
+    double prob[HIDDEN_MAX_OUTCOMES];
+    int n = hidden_outcomes(pos, mv, out, prob);
+    double sum = 0, weight = 0;
+    for (int i = 0; i < n && !s->abort; i++) {
+        Undo u;
+        pos_do_move(pos, out[i], &u);
+        sum += prob[i] * -ab(s, pos, -AB_INF, AB_INF, depth - 1, 1, true);
+        weight += prob[i];
+        pos_undo_move(pos, out[i], &u);
+    }
+    return weight > 0 ? (int)lrint(sum / weight) : 0;
+}
+
+/* One principal variation search of the root moves (ordered in s->lists[0], best first)
+ * within (alpha, beta). The root moves' scores go to s->root_scores; the best move is moved to
+ * the front. On abort, *partial says whether the front move was fully searched in this pass and
+ * improved on the first. */
+static int root_pass(AbSearch *s, Position *pos, int alpha, int beta, int depth, bool *improved)
+{
+    MoveList *list = &s->lists[0];
+    int *score_of = s->root_scores;
+    int best = -AB_INF;
+    *improved = false;
+    for (int i = 0; i < list->count; i++) {
+        Move mv = list->moves[i];
+        int score;
+        if (s->hidden && hidden_is_chance(pos, mv)) {
+            score = root_chance_value(s, pos, mv, depth);
+        } else {
+            Piece victim = pos->board[XQ_MOVE_TO(mv)];
+            bool quiet = !victim && !XQ_MOVE_FLAGS(mv);
+            Undo u;
+            pos_do_move(pos, mv, &u);
+            int nd = depth - 1 + (pos->in_check ? 1 : 0);
+            if (i == 0) {
+                score = -ab(s, pos, -beta, -alpha, nd, 1, true);
+            } else {
+                int r = quiet && !pos->in_check && depth >= 3 && i >= 4
+                            ? s->lmr[depth][i < AB_LMR_MOVES ? i : AB_LMR_MOVES - 1] - 1
+                            : 0;
+                if (r < 0)
+                    r = 0;
+                score = -ab(s, pos, -alpha - 1, -alpha, nd - r, 1, false);
+                if (score > alpha && r > 0)
+                    score = -ab(s, pos, -alpha - 1, -alpha, nd, 1, false);
+                if (score > alpha && score < beta)
+                    score = -ab(s, pos, -beta, -alpha, nd, 1, true);
+            }
+            pos_undo_move(pos, mv, &u);
+        }
+        if (s->abort)
+            break;
+        score_of[i] = score;
+        if (score > best) {
+            best = score;
+            if (i > 0) {
+                /* The new best goes to the front, the others keep their order. */
+                int sc = score_of[i];
+                memmove(&list->moves[1], &list->moves[0], (size_t)i * sizeof list->moves[0]);
+                memmove(&score_of[1], &score_of[0], (size_t)i * sizeof score_of[0]);
+                list->moves[0] = mv;
+                score_of[0] = sc;
+                if (score > alpha)
+                    *improved = true;
+            }
+            if (score > alpha) {
+                alpha = score;
+                if (score >= beta)
+                    break;
+            }
+        } else {
+            /* Below the best: keep the root ordered by the last scores (a stable sort step). */
+            int j = i;
+            while (j > 1 && score_of[j - 1] < score) {
+                Move t = list->moves[j - 1];
+                list->moves[j - 1] = list->moves[j];
+                list->moves[j] = t;
+                int ts = score_of[j - 1];
+                score_of[j - 1] = score_of[j];
+                score_of[j] = ts;
+                j--;
+            }
+        }
+    }
+    return best;
+}
+
+/* The principal variation: the best move, then the table's moves while they are legal, the
+ * game goes on and no position repeats, ending after an undrawn reveal. */
+static int table_pv(AbSearch *s, Position *pos, Move first, Move *pv)
+{
+    Undo undo[AB_PV_MAX];
+    uint64_t keys[AB_PV_MAX];
+    int n = 0;
+    Move mv = first;
+    while (n < AB_PV_MAX && mv != XQ_MOVE_NONE && pos_move_is_legal(pos, mv)) {
+        pv[n] = mv;
+        keys[n] = pos->key;
+        bool chance = s->hidden && hidden_is_chance(pos, mv);
+        pos_do_move(pos, mv, &undo[n]);
+        n++;
+        if (chance || pos_game_status_n(pos, 1).result != RESULT_NONE)
+            break;
+        bool seen = false;
+        for (int i = 0; i < n; i++)
+            seen |= keys[i] == pos->key;
+        if (seen)
+            break;
+        TtEntry *te = tt_probe(&s->tt, pos->key);
+        mv = te ? te->move : XQ_MOVE_NONE;
+    }
+    for (int i = n - 1; i >= 0; i--)
+        pos_undo_move(pos, pv[i], &undo[i]);
+    return n;
+}
+
+int ab_root_search(AbSearch *s, Position *pos, int qdepth, const AbLimits *lim, AbRootResult *out)
+{
+    double start = ab_clock();
+    memset(out, 0, sizeof *out);
+    out->best = XQ_MOVE_NONE;
+    MoveList *list = &s->lists[0];
+    if (pos_generate_legal(pos, list) == 0)
+        return -1;
+    out->nmoves = list->count;
+    memcpy(out->moves, list->moves, (size_t)list->count * sizeof list->moves[0]);
+    if (s->tt.mask == 0 && s->tt_bytes > TT_BUCKET * sizeof(TtEntry)) {
+        Tt big;
+        if (tt_init(&big, s->tt_bytes) == 0) {
+            tt_free(&s->tt);
+            s->tt = big;
+        } else {
+            s->tt_bytes = 0;
+        }
+    }
+    tt_new_search(&s->tt);
+    s->stats.searches++;
+    s->qdepth = qdepth;
+    s->limits = lim;
+    s->root_nodes0 = s->stats.nodes;
+    s->next_poll = s->stats.nodes;
+    s->abort = false;
+    /* First order: the table's move, captures by victim, killers, history. */
+    TtEntry *te = tt_probe(&s->tt, pos->key);
+    order_moves(s, pos, 0, te ? te->move : XQ_MOVE_NONE);
+    for (int i = 0; i < list->count; i++)
+        pick_next(s, 0, i);
+    for (int i = 0; i < list->count; i++)
+        s->root_scores[i] = -AB_INF;
+    int max_depth = lim->max_depth < 1 ? 1 : lim->max_depth > AB_MAX_PLY / 2 ? AB_MAX_PLY / 2
+                                                                            : lim->max_depth;
+    int score = 0;
+    for (int d = 1; d <= max_depth; d++) {
+        s->root_depth = d;
+        int delta = 35, alpha = -AB_INF, beta = AB_INF;
+        if (d >= 4 && abs(score) < AB_MATE_BOUND) {
+            alpha = score - delta;
+            beta = score + delta;
+        }
+        int result;
+        bool improved;
+        for (;;) {
+            result = root_pass(s, pos, alpha, beta, d, &improved);
+            if (s->abort)
+                break;
+            if (result <= alpha && alpha > -AB_INF) {
+                beta = (alpha + beta) / 2;
+                alpha = result - delta > -AB_INF ? result - delta : -AB_INF;
+            } else if (result >= beta && beta < AB_INF) {
+                beta = result + delta < AB_INF ? result + delta : AB_INF;
+            } else {
+                break;
+            }
+            delta *= 2;
+            if (delta > 1000)
+                alpha = -AB_INF, beta = AB_INF;
+        }
+        if (s->abort) {
+            /* A move that beat the last iteration's best in this unfinished one is played. */
+            if (improved && d > 1)
+                out->best = list->moves[0];
+            break;
+        }
+        score = result;
+        out->best = list->moves[0];
+        out->score = score;
+        out->depth = d;
+        for (int i = 0; i < list->count; i++)
+            for (int j = 0; j < out->nmoves; j++)
+                if (out->moves[j] == list->moves[i])
+                    out->move_score[j] = s->root_scores[i];
+        tt_store(&s->tt, pos->key, out->best, score_to_tt(score, 0), TT_NO_EVAL, d, TT_EXACT);
+        out->nodes = s->stats.nodes - s->root_nodes0;
+        out->seconds = ab_clock() - start;
+        out->pv_len = table_pv(s, pos, out->best, out->pv);
+        if (lim->info)
+            lim->info(out, lim->info_user);
+        /* Done early: one legal move, a mate found within the depth, or no time for another
+         * iteration. */
+        if (list->count == 1 || (abs(score) > AB_MATE_BOUND && AB_MATE - abs(score) <= d))
+            break;
+        if (lim->soft_deadline > 0 && ab_clock() >= lim->soft_deadline)
+            break;
+        if (d < max_depth && out_of_budget(s)) {
+            out->stopped = true;
+            break;
+        }
+    }
+    if (s->abort)
+        out->stopped = true;
+    s->abort = false;
+    s->limits = NULL;
+    out->nodes = s->stats.nodes - s->root_nodes0;
+    out->seconds = ab_clock() - start;
+    if (out->pv_len == 0 || out->pv[0] != out->best)
+        out->pv_len = table_pv(s, pos, out->best, out->pv);
+    return 0;
 }

@@ -11,6 +11,8 @@
 #ifndef XQ_ABSEARCH_H
 #define XQ_ABSEARCH_H
 
+#include <stdatomic.h>
+
 #include "eval.h"
 #include "tt.h"
 
@@ -73,5 +75,45 @@ enum { AB_HISTORY_MAX = 16384 };
 int ab_history(const AbSearch *s, const Position *pos, Move mv);
 
 const AbStats *ab_stats(const AbSearch *s);
+
+/* ---- the root search: alpha-beta as the whole move choice ---------------------------------- */
+
+typedef struct AbRootResult AbRootResult;
+
+/* Limits of one ab_root_search. A search always completes depth 1, so there is a move. */
+typedef struct AbLimits {
+    int max_depth;            /* full-width plies at most (1 .. AB_MAX_PLY / 2) */
+    uint64_t max_nodes;       /* positions at most (0: no limit) */
+    double deadline;          /* CLOCK_MONOTONIC seconds at which the search stops (0: none) */
+    double soft_deadline;     /* no new iteration starts after this (0: none) */
+    const atomic_bool *stop;  /* set by another thread: stop as soon as possible (NULL: none) */
+    /* Called after every completed iteration (NULL: never). */
+    void (*info)(const AbRootResult *r, void *user);
+    void *info_user;
+} AbLimits;
+
+enum { AB_PV_MAX = 32 };
+
+struct AbRootResult {
+    Move best;                /* the move to play */
+    int score;                /* centipawns for the side to move (mate scores as ab_search) */
+    int depth;                /* the last completed iteration's depth */
+    uint64_t nodes;           /* positions visited by this search */
+    double seconds;           /* since the search started */
+    bool stopped;             /* a limit other than max_depth ended it */
+    int pv_len;               /* principal variation from the table, ending at an undrawn reveal */
+    Move pv[AB_PV_MAX];
+    int nmoves;               /* the root's legal moves, in generation order */
+    Move moves[XQ_MAX_MOVES];
+    int move_score[XQ_MAX_MOVES]; /* each move's score in the last completed iteration: exact
+                                   * for the best, an upper bound for the others */
+};
+
+/* Chooses a move for `pos` by iterative deepening of principal variation searches with
+ * aspiration windows, the table and the move-ordering statistics kept from earlier searches
+ * (ab_clear forgets them: a new game). Root moves that reveal a face-down piece are chance
+ * nodes: the mean over the identities the public pools allow, each searched one ply less.
+ * Returns 0, or -1 if the position has no legal move. The position is restored. */
+int ab_root_search(AbSearch *s, Position *pos, int qdepth, const AbLimits *lim, AbRootResult *out);
 
 #endif

@@ -100,7 +100,8 @@ struct Mcts {
     uint64_t truncated_searches; /* searches cut short by a full arena, since creation */
     const HiddenKnowledge *knowledge; /* capture_knowledge = capturer: the game's, or NULL */
     SearchControl control;   /* stop flag, playout cap, progress callback (mcts_set_control) */
-    AbSearch *ab;            /* leaf searches */
+    AbSearch *ab;            /* leaf searches, and the root search of search = ab */
+    AbRootResult ab_result;  /* of the last root search */
     bool ab_used;            /* its table holds entries of this game */
     /* Identity of the tree's root: the position of the last search, then the moves played. */
     uint64_t root_key;
@@ -963,6 +964,118 @@ static void report_info(Mcts *m, Position *pos, int playouts, double seconds)
     m->control.info(&info, m->control.info_user);
 }
 
+/* ---- search = ab: alpha-beta at the root ---------------------------------------------------- */
+
+/* A centipawn score of the side to move as a value in [-1, 1] (the leaf values' squash without
+ * the progress pull), or a proof for a mate score. */
+static float ab_value(const Mcts *m, int cp, int *proven, int *plies)
+{
+    *proven = 0;
+    *plies = 0;
+    if (abs(cp) > AB_MATE_BOUND) {
+        *proven = cp > 0 ? 1 : -1;
+        *plies = AB_MATE - abs(cp);
+        return (float)*proven;
+    }
+    return (float)tanh(cp / 100.0 / m->p->eval_scale);
+}
+
+/* Translates a line of the search's view into the game's moves (hidden_view_game_move), playing
+ * it on pos and restoring it. */
+static int ab_game_pv(Mcts *m, Position *pos, const Move *line, int n, Move *pv)
+{
+    if (n > MCTS_PV_MAX)
+        n = MCTS_PV_MAX;
+    int played = 0;
+    for (int i = 0; i < n; i++) {
+        pv[i] = hidden_view_game_move(pos, line[i]);
+        if (i + 1 < n)
+            pos_do_move(pos, line[i], &m->undo[played++]);
+    }
+    while (played > 0) {
+        played--;
+        pos_undo_move(pos, line[played], &m->undo[played]);
+    }
+    return n;
+}
+
+typedef struct AbInfoCtx {
+    Mcts *m;
+    Position *pos;
+} AbInfoCtx;
+
+static void ab_report(const AbRootResult *r, void *user)
+{
+    AbInfoCtx *c = user;
+    Mcts *m = c->m;
+    if (!m->control.info)
+        return;
+    SearchInfo info;
+    memset(&info, 0, sizeof info);
+    info.playouts = r->nodes > INT_MAX ? INT_MAX : (int)r->nodes;
+    info.visits = info.playouts;
+    info.seconds = r->seconds;
+    info.playouts_per_second = r->seconds > 0 ? (double)r->nodes / r->seconds : 0;
+    info.value = ab_value(m, r->score, &info.proven, &info.proven_plies);
+    info.depth = r->depth;
+    info.pv_len = ab_game_pv(m, c->pos, r->pv, r->pv_len, info.pv);
+    for (int i = 0; i < info.pv_len; i++)
+        info.pv_visits[i] = 1;
+    m->control.info(&info, m->control.info_user);
+}
+
+/* search = ab: the move of ab_root_search within the parameters' budget (movetime; else the
+ * control's cap on positions, or a search only the stop flag ends; else ab_depth plies), in the
+ * result's form: the best move with one visit, every root move's score as its value, the
+ * positions visited as playouts. */
+static int ab_root(Mcts *m, Position *pos, SearchResult *out)
+{
+    const SearchParams *p = m->p;
+    const SearchControl *ctl = &m->control;
+    reset_tree(m);
+    m->ab_used = true;
+    double start = clock_seconds();
+    AbLimits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.stop = ctl->stop;
+    bool open = p->movetime > 0 || p->playouts == INT_MAX || ctl->max_playouts > 0;
+    lim.max_depth = open ? AB_MAX_PLY / 2 : p->ab_depth;
+    if (ctl->max_playouts > 0)
+        lim.max_nodes = (uint64_t)ctl->max_playouts;
+    if (p->movetime > 0) {
+        lim.deadline = start + 1e-3 * p->movetime;
+        /* The next iteration takes two to three times the last: one started after half the
+         * time would rarely finish. */
+        lim.soft_deadline = start + 0.5e-3 * p->movetime;
+    }
+    AbInfoCtx ctx = {m, pos};
+    lim.info = ab_report;
+    lim.info_user = &ctx;
+    AbRootResult *r = &m->ab_result;
+    if (ab_root_search(m->ab, pos, p->qsearch_depth, &lim, r) != 0)
+        return -1;
+    out->best = r->best;
+    out->nchildren = r->nmoves;
+    for (int i = 0; i < r->nmoves; i++) {
+        int proven, plies;
+        out->moves[i] = r->moves[i];
+        out->child_visits[i] = r->moves[i] == r->best;
+        out->child_value[i] = ab_value(m, r->move_score[i], &proven, &plies);
+        out->child_prior[i] = 1.0f / (float)r->nmoves;
+    }
+    out->playouts = r->nodes > INT_MAX ? INT_MAX : (int)r->nodes;
+    out->visits = out->playouts;
+    out->value = ab_value(m, r->score, &out->proven, &out->proven_plies);
+    out->depth = r->depth;
+    out->stopped = ctl->stop && atomic_load_explicit(ctl->stop, memory_order_relaxed);
+    out->pv_len = ab_game_pv(m, pos, r->pv, r->pv_len, out->pv);
+    for (int i = 0; i < out->pv_len; i++)
+        out->pv_visits[i] = 1;
+    out->seconds = clock_seconds() - start;
+    out->static_eval = (float)tanh(eval_score(m->e, pos) / p->eval_scale);
+    return 0;
+}
+
 int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
 {
     memset(out, 0, sizeof *out);
@@ -971,7 +1084,7 @@ int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
     HiddenView view;
     if (hidden_view_enter(pos, m->knowledge, &view) < 0)
         return -1;
-    int rc = search_root(m, pos, rng, noise, out);
+    int rc = m->p->search == SEARCH_AB ? ab_root(m, pos, out) : search_root(m, pos, rng, noise, out);
     if (view.on) {
         for (int i = 0; i < out->nchildren; i++)
             out->moves[i] = hidden_view_game_move(pos, out->moves[i]);

@@ -39,6 +39,7 @@ typedef struct SearchResult {
     int pv_len;                /* principal variation: best, then the most visited line below */
     Move pv[MCTS_PV_MAX];      /* it, ending at a leaf or at an undrawn reveal (a chance event) */
     uint32_t pv_visits[MCTS_PV_MAX]; /* visits of the node each move leads to */
+    int depth;                 /* search = ab: the last completed iteration's depth (0: MCTS) */
 } SearchResult;
 
 /* Progress of a running search, given to the SearchControl callback. */
@@ -54,6 +55,7 @@ typedef struct SearchInfo {
     int pv_len;
     Move pv[MCTS_PV_MAX];      /* as SearchResult.pv, in the game's notation */
     uint32_t pv_visits[MCTS_PV_MAX];
+    int depth;                 /* search = ab: the completed iteration's depth (0: MCTS) */
 } SearchInfo;
 
 typedef void (*SearchInfoFn)(const SearchInfo *info, void *user);
@@ -107,7 +109,16 @@ void mcts_set_control(Mcts *m, const SearchControl *c);
 /* Forgets the tree (new game). No allocation: the arena is reused. */
 void mcts_reset(Mcts *m);
 
-/* Searches the position with p->playouts new playouts on top of any reused subtree, or for
+/* With p->search = SEARCH_AB the move is chosen by alpha-beta instead (absearch.h
+ * ab_root_search, with the leaf searches' table and the capture search of qsearch_depth):
+ * for p->movetime milliseconds, else to the control's cap on positions (max_playouts) or until
+ * the stop flag if p->playouts is INT_MAX, else to p->ab_depth plies. The result then has the
+ * best move with one visit and the others with none (so any temperature plays it), each root
+ * move's score (exact for the best, a bound for the others) as its value, uniform priors, the
+ * positions visited as playouts and visits, and the depth; the progress callback is called
+ * after every completed iteration.
+ *
+ * Searches the position with p->playouts new playouts on top of any reused subtree, or for
  * p->movetime milliseconds when that is set (fewer if the arena fills, see truncated; the
  * search also stops once the root is proven won or lost, or by the SearchControl's flag and
  * cap). A caller may set p->playouts above the parameter range (INT_MAX) for a search that

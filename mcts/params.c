@@ -18,12 +18,18 @@ typedef struct ParamInfo {
     size_t offset;
     double min, max;
     bool min_open;     /* the minimum itself is not allowed (a scale of 0 would divide by 0) */
+    const char *const *choices; /* PARAM_CHOICE: the names of values 0 .. max */
 } ParamInfo;
 
-#define P_INT(field, lo, hi) {#field, PARAM_INT, offsetof(SearchParams, field), lo, hi, false}
-#define P_DBL(field, lo, hi) {#field, PARAM_DOUBLE, offsetof(SearchParams, field), lo, hi, false}
-#define P_POS(field, hi) {#field, PARAM_DOUBLE, offsetof(SearchParams, field), 0, hi, true}
-#define P_BOOL(field) {#field, PARAM_BOOL, offsetof(SearchParams, field), 0, 1, false}
+static const char *const SEARCH_NAMES[] = {"mcts", "ab"};
+
+#define P_INT(field, lo, hi) {#field, PARAM_INT, offsetof(SearchParams, field), lo, hi, false, NULL}
+#define P_DBL(field, lo, hi) {#field, PARAM_DOUBLE, offsetof(SearchParams, field), lo, hi, false, NULL}
+#define P_POS(field, hi) {#field, PARAM_DOUBLE, offsetof(SearchParams, field), 0, hi, true, NULL}
+#define P_BOOL(field) {#field, PARAM_BOOL, offsetof(SearchParams, field), 0, 1, false, NULL}
+#define P_CHOICE(field, names)                                                                  \
+    {#field, PARAM_CHOICE, offsetof(SearchParams, field), 0,                                   \
+     (double)(sizeof names / sizeof names[0]) - 1, false, names}
 
 /* max_plies stays well below XQ_MAX_HISTORY so a game plus the search path plus the capture
  * search always fits in the position's history. The arena must hold at least one full set of
@@ -58,6 +64,8 @@ static const ParamInfo PARAMS[] = {
     P_DBL(prior_check_bonus, 0, 100),
     P_DBL(prior_see, 0, 10),
     P_DBL(progress_pull, 0, 1),
+    P_CHOICE(search, SEARCH_NAMES),
+    P_INT(ab_depth, 1, 24),
 };
 
 enum { NPARAMS = (int)(sizeof PARAMS / sizeof PARAMS[0]) };
@@ -69,6 +77,8 @@ const char *params_name(int i) { return i >= 0 && i < NPARAMS ? PARAMS[i].name :
 void params_default(SearchParams *p)
 {
     memset(p, 0, sizeof *p);
+    p->search = SEARCH_MCTS;
+    p->ab_depth = 6;
     p->playouts = 200;
     p->c_puct = 1.5;
     p->fpu_reduction = 0.25;
@@ -119,7 +129,12 @@ static int set_error(XqError *err, const char *fmt, const char *key, const Param
         return -1;
     }
     char range[96];
-    if (pi->type == PARAM_BOOL)
+    if (pi->type == PARAM_CHOICE) {
+        size_t used = (size_t)snprintf(range, sizeof range, "one of");
+        for (int k = 0; k <= (int)pi->max && used < sizeof range; k++)
+            used += (size_t)snprintf(range + used, sizeof range - used, "%s %s", k ? "," : "",
+                                     pi->choices[k]);
+    } else if (pi->type == PARAM_BOOL)
         snprintf(range, sizeof range, "0 or 1 (or yes/no, true/false)");
     else
         snprintf(range, sizeof range, "%s %s %g and <= %g",
@@ -156,6 +171,14 @@ int params_set(SearchParams *p, const char *key, const char *value, XqError *err
     if (!pi)
         return set_error(err, "unknown search parameter '%s'", key, NULL);
     char *base = (char *)p + pi->offset;
+    if (pi->type == PARAM_CHOICE) {
+        for (int k = 0; k <= (int)pi->max; k++)
+            if (strcmp(value, pi->choices[k]) == 0) {
+                memcpy(base, &k, sizeof k);
+                return 0;
+            }
+        return set_error(err, NULL, key, pi);
+    }
     if (pi->type == PARAM_BOOL) {
         int b;
         if (parse_bool(value, &b) != 0)
@@ -231,6 +254,13 @@ int params_range(int i, ParamRange *out)
     return 0;
 }
 
+const char *params_choice(int i, int k)
+{
+    if (i < 0 || i >= NPARAMS || PARAMS[i].type != PARAM_CHOICE || k < 0 || k > (int)PARAMS[i].max)
+        return NULL;
+    return PARAMS[i].choices[k];
+}
+
 void params_format(const SearchParams *p, int i, char *buf, size_t size)
 {
     assert(i >= 0 && i < NPARAMS);
@@ -240,6 +270,10 @@ void params_format(const SearchParams *p, int i, char *buf, size_t size)
         double d;
         memcpy(&d, base, sizeof d);
         format_double(d, buf, size);
+    } else if (pi->type == PARAM_CHOICE) {
+        int n;
+        memcpy(&n, base, sizeof n);
+        snprintf(buf, size, "%s", n >= 0 && n <= (int)pi->max ? pi->choices[n] : "?");
     } else {
         int n;
         memcpy(&n, base, sizeof n);

@@ -7,6 +7,12 @@
 
 #include "variant.h"
 
+/* How a move is chosen (parameter `search`). */
+typedef enum {
+    SEARCH_MCTS = 0,           /* Monte Carlo tree search (PUCT): the self-play player */
+    SEARCH_AB = 1,             /* alpha-beta at the root (absearch.h ab_root_search) */
+} SearchKind;
+
 typedef struct SearchParams {
     int playouts;              /* playouts per move */
     int movetime;              /* milliseconds per move instead of playouts (0 = playouts): a
@@ -49,6 +55,8 @@ typedef struct SearchParams {
                                 * a piece moved onto an attacked point risks its value, one moved
                                 * off an attacked point saves it (0 = off) */
     double progress_pull;      /* leaf value x (1 - pull x share of the move limit used) */
+    int search;                /* SearchKind */
+    int ab_depth;              /* search = ab without a time budget: full-width depth per move */
 } SearchParams;
 
 /* Number of parameters and the name of each, in params_write order. */
@@ -56,15 +64,20 @@ int params_count(void);
 const char *params_name(int i);
 
 /* What a parameter accepts, for front ends that list the parameters as options (engine mode). */
-typedef enum { PARAM_INT, PARAM_DOUBLE, PARAM_BOOL } ParamType;
+typedef enum { PARAM_INT, PARAM_DOUBLE, PARAM_BOOL, PARAM_CHOICE } ParamType;
 typedef struct ParamRange {
     ParamType type;
     double min, max;
     bool min_open;             /* the minimum itself is refused */
 } ParamRange;
 
-/* Type and range of parameter i (params_name order); -1 if there is no such parameter. */
+/* Type and range of parameter i (params_name order); -1 if there is no such parameter. A
+ * PARAM_CHOICE is stored as an int from 0 to max and read and written by name
+ * (params_choice). */
 int params_range(int i, ParamRange *out);
+
+/* Name of value k of the choice parameter i ("mcts", "ab"), or NULL. */
+const char *params_choice(int i, int k);
 
 /* The value of parameter i as params_write prints it ("200", "1.5"), into buf. */
 void params_format(const SearchParams *p, int i, char *buf, size_t size);

@@ -5,6 +5,8 @@
  * independent of the one before). */
 #include "test_util.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <math.h>
 
 #include "absearch.h"
@@ -340,6 +342,223 @@ static void ab_pruning_keeps_won_captures(void **state)
     variant_free(v);
 }
 
+/* ---- the root search (search = ab) ---------------------------------------------------------- */
+
+static int info_calls, info_last_depth;
+
+static void count_info(const AbRootResult *r, void *user)
+{
+    (void)user;
+    info_calls++;
+    assert_true(r->depth == info_last_depth + 1); /* one call per completed iteration */
+    info_last_depth = r->depth;
+    assert_true(r->pv_len >= 1 && r->pv[0] == r->best);
+}
+
+/* The quiet-first mate in two: the root search finds it at depth 3, says so with its distance,
+ * stops there although 20 plies were allowed, and reports every iteration. */
+static void ab_root_finds_mate_and_stops(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    AbSearch *s = ab_create(f->v, f->e, 4 << 20);
+    test_set_fen(f->pos, f->v, "4k4/9/9/9/9/9/8p/9/1R7/R2K5 w - - 0 1");
+    AbLimits lim = {0};
+    lim.max_depth = 20;
+    lim.info = count_info;
+    info_calls = info_last_depth = 0;
+    AbRootResult r;
+    assert_int_equal(ab_root_search(s, f->pos, 4, &lim, &r), 0);
+    assert_int_equal(r.score, AB_MATE - 3);
+    assert_int_equal(r.depth, 3);
+    assert_int_equal(info_calls, 3);
+    assert_false(r.stopped);
+    assert_true(r.pv_len == 3); /* the mating line, to the mate */
+    Undo u[3];
+    for (int i = 0; i < 3; i++) {
+        assert_true(pos_move_is_legal(f->pos, r.pv[i]));
+        pos_do_move(f->pos, r.pv[i], &u[i]);
+    }
+    assert_int_equal(pos_game_status(f->pos).result, RESULT_RED_WINS);
+    for (int i = 2; i >= 0; i--)
+        pos_undo_move(f->pos, r.pv[i], &u[i]);
+    /* Root move scores: the best exact, the others no higher. */
+    int best_score = -AB_INF;
+    for (int i = 0; i < r.nmoves; i++) {
+        if (r.moves[i] == r.best)
+            best_score = r.move_score[i];
+        else
+            assert_true(r.move_score[i] <= r.score);
+    }
+    assert_int_equal(best_score, r.score);
+    /* A position without a legal move is refused. */
+    test_set_fen(f->pos, f->v, "4k4/3P1P3/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    assert_int_equal(ab_root_search(s, f->pos, 4, &lim, &r), -1);
+    ab_free(s);
+    fixture_free(f);
+}
+
+/* Limits: a node cap ends the search within the poll's granularity, a stop flag already set and
+ * a deadline already past still give depth 1 and a legal move, and the start position is
+ * restored. */
+static void ab_root_limits(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    AbSearch *s = ab_create(f->v, f->e, 4 << 20);
+    pos_init_start(f->pos, f->v);
+    char before[256], after[256];
+    pos_get_fen(f->pos, before, sizeof before);
+    AbLimits lim = {0};
+    lim.max_depth = 30;
+    lim.max_nodes = 20000;
+    AbRootResult r;
+    assert_int_equal(ab_root_search(s, f->pos, 4, &lim, &r), 0);
+    assert_true(r.stopped);
+    assert_true(r.depth >= 2 && r.depth < 30);
+    assert_true(r.nodes >= 20000 && r.nodes < 20000 + 20000);
+    assert_true(pos_move_is_legal(f->pos, r.best));
+    pos_get_fen(f->pos, after, sizeof after);
+    assert_string_equal(before, after);
+    atomic_bool stop;
+    atomic_init(&stop, true);
+    AbLimits halt = {0};
+    halt.max_depth = 30;
+    halt.stop = &stop;
+    ab_clear(s);
+    assert_int_equal(ab_root_search(s, f->pos, 4, &halt, &r), 0);
+    assert_int_equal(r.depth, 1);
+    assert_true(r.stopped);
+    assert_true(pos_move_is_legal(f->pos, r.best));
+    AbLimits late = {0};
+    late.max_depth = 30;
+    late.deadline = 1e-9; /* long past */
+    assert_int_equal(ab_root_search(s, f->pos, 4, &late, &r), 0);
+    assert_int_equal(r.depth, 1);
+    assert_true(pos_move_is_legal(f->pos, r.best));
+    /* Without limits it goes to max_depth. */
+    AbLimits fixed = {0};
+    fixed.max_depth = 4;
+    assert_int_equal(ab_root_search(s, f->pos, 4, &fixed, &r), 0);
+    assert_int_equal(r.depth, 4);
+    assert_false(r.stopped);
+    ab_free(s);
+    fixture_free(f);
+}
+
+/* Jieqi's first move is nearly always a reveal: the root search values those as chance nodes
+ * (the mean over the identities left) to depth 3 and returns a legal, undrawn move whose score
+ * is finite. */
+static void ab_root_chance_nodes(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("jieqi");
+    AbSearch *s = ab_create(f->v, f->e, 4 << 20);
+    pos_init_start(f->pos, f->v);
+    AbLimits lim = {0};
+    lim.max_depth = 3;
+    AbRootResult r;
+    assert_int_equal(ab_root_search(s, f->pos, 4, &lim, &r), 0);
+    assert_int_equal(r.depth, 3);
+    assert_true(pos_move_is_legal(f->pos, r.best));
+    assert_true(abs(r.score) < AB_MATE_BOUND);
+    if (hidden_is_chance(f->pos, r.best))
+        assert_int_equal(r.pv_len, 1); /* the line ends at the undrawn reveal */
+    ab_free(s);
+    fixture_free(f);
+}
+
+/* search = ab through mcts_search in every shipped rule set (each .ini of configs/variants):
+ * eight plies of a game under a 15 ms move time, then under a 3000-position cap with an
+ * unlimited playout budget, then at ab_depth 2, each move legal; the timed search reports its
+ * depth and at least one progress call. */
+static int progress_calls;
+
+static void count_progress(const SearchInfo *info, void *user)
+{
+    (void)user;
+    assert_true(info->depth >= 1);
+    progress_calls++;
+}
+
+static void ab_root_in_every_rule_set(void **state)
+{
+    (void)state;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/configs/variants", XQ_SOURCE_DIR);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *de;
+    int sets = 0;
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len < 5 || strcmp(de->d_name + len - 4, ".ini") != 0)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(len - 4), de->d_name);
+        Fixture *f = fixture(name);
+        sets++;
+        for (int mode = 0; mode < 3; mode++) {
+            SearchParams p;
+            params_default(&p);
+            XqError err;
+            assert_int_equal(params_set(&p, "search", "ab", &err), 0);
+            p.hash_mb = 1;
+            SearchControl c = SEARCH_CONTROL_INIT;
+            if (mode == 0) {
+                p.movetime = 15;
+                c.info = count_progress;
+                c.info_interval_ms = 1;
+            } else if (mode == 1) {
+                p.playouts = INT_MAX;
+                c.max_playouts = 3000;
+            } else {
+                p.ab_depth = 2;
+            }
+            Mcts *m = mcts_create(f->v, f->e, &p);
+            assert_non_null(m);
+            mcts_set_control(m, &c);
+            pos_init_start(f->pos, f->v);
+            Rng rng;
+            rng_init(&rng, 5);
+            HiddenDeal deal;
+            if (hidden_on(f->v)) {
+                hidden_deal(f->pos, &rng, &deal);
+                hidden_show_start(f->pos, &deal, &rng);
+            }
+            progress_calls = 0;
+            for (int ply = 0; ply < 8; ply++) {
+                if (pos_game_status(f->pos).result != RESULT_NONE)
+                    break;
+                SearchResult r;
+                assert_int_equal(mcts_search(m, f->pos, &rng, false, &r), 0);
+                if (!pos_move_is_legal(f->pos, r.best)) {
+                    char b1[16], fen[256];
+                    iccs(f->v, r.best, b1);
+                    pos_get_fen(f->pos, fen, sizeof fen);
+                    fail_msg("%s, mode %d, ply %d: illegal move %s in %s", name, mode, ply, b1, fen);
+                }
+                assert_true(r.depth >= 1);
+                if (mode == 2)
+                    assert_true(r.depth == 2 || r.proven);
+                if (mode == 1)
+                    assert_true(r.playouts < 3000 + 20000);
+                assert_true(mcts_pick(&r, 1.0, &rng) == r.best); /* one visit: any temperature */
+                Move mv = hidden_on(f->v) ? hidden_resolve(f->pos, r.best, &deal) : r.best;
+                mcts_advance(m, mv);
+                Undo u;
+                pos_do_move(f->pos, mv, &u);
+            }
+            if (mode == 0)
+                assert_true(progress_calls > 0);
+            mcts_free(m);
+        }
+        fixture_free(f);
+    }
+    closedir(d);
+    assert_true(sets >= 11);
+}
+
 /* ---- attack maps ---------------------------------------------------------------------------- */
 
 static uint64_t attacks_of(const Position *pos, const AttackMap *a, Side s, const char *from,
@@ -609,6 +828,10 @@ int main(void)
         cmocka_unit_test(ab_expectation_over_reveals),
         cmocka_unit_test(ab_pruning_finds_mates),
         cmocka_unit_test(ab_pruning_keeps_won_captures),
+        cmocka_unit_test(ab_root_finds_mate_and_stops),
+        cmocka_unit_test(ab_root_limits),
+        cmocka_unit_test(ab_root_chance_nodes),
+        cmocka_unit_test(ab_root_in_every_rule_set),
         cmocka_unit_test(attack_map_patterns),
         cmocka_unit_test(see_prior_saves_attacked_piece),
         cmocka_unit_test(child_values_prove_mate_at_expansion),

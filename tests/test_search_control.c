@@ -304,6 +304,28 @@ static void movetime_parameter_range(void **state)
     assert_string_equal(val, "250");
     params_format(&p, c_puct, val, sizeof val);
     assert_string_equal(val, "1.5");
+    /* A choice: read and written by name, stored as its index, refused with the names. */
+    int search = -1;
+    for (int i = 0; i < params_count(); i++)
+        if (!strcmp(params_name(i), "search"))
+            search = i;
+    assert_true(search >= 0);
+    assert_int_equal(p.search, SEARCH_MCTS);
+    assert_int_equal(params_range(search, &r), 0);
+    assert_int_equal(r.type, PARAM_CHOICE);
+    assert_true(r.min == 0 && r.max == 1);
+    assert_string_equal(params_choice(search, 1), "ab");
+    assert_null(params_choice(search, 2));
+    assert_null(params_choice(movetime, 0));
+    assert_int_equal(params_set(&p, "search", "1", &err), -1);
+    assert_string_equal(err.message, "search: expected one of mcts, ab");
+    assert_int_equal(params_set(&p, "search", "ab", &err), 0);
+    assert_int_equal(p.search, SEARCH_AB);
+    params_format(&p, search, val, sizeof val);
+    assert_string_equal(val, "ab");
+    params_write(&p, buf, sizeof buf);
+    assert_non_null(strstr(buf, "search = ab\n"));
+    assert_non_null(strstr(buf, "ab_depth = 6\n"));
 }
 
 int main(void)

@@ -267,6 +267,52 @@ def test_uci_depth_and_threads():
     e.close()
 
 
+def test_uci_alpha_beta():
+    """search = ab: iterative deepening to a depth, within a move time, a mate with its
+    distance, the ab_depth budget of a go without limits, and a bad value refused."""
+    e, lines = uci_engine()
+    check(any(l.startswith("option name search type string default mcts") for l in lines),
+          "no search option")
+    e.send("setoption name search value alphabeta")
+    lines = e.expect("^info string error")
+    check("search: expected one of mcts, ab" in lines[-1], "bad search value: %r" % lines[-1])
+    e.send("setoption name search value ab")
+    e.send("position startpos moves h2e2 h9g7")
+    e.send("go depth 5")
+    lines = e.expect("^bestmove ")
+    mv = bestmove(lines)
+    check(legal_after(None, ["h2e2", "h9g7", mv]), "bestmove %s is not legal" % mv)
+    info = [l for l in lines if l.startswith("info depth")][-1]
+    check(int(info_field(info, "depth")) >= 5, "go depth 5 reported %r" % info)
+    check(int(info_field(info, "nodes")) > 1000, "a depth-5 search visited %r" % info)
+    pv = info.split(" pv ")[1].split()
+    check(pv[0] == mv and len(pv) >= 3, "pv %r, bestmove %s" % (pv, mv))
+    check(legal_after(None, ["h2e2", "h9g7"] + pv), "pv is not a legal line: %r" % pv)
+    e.send("isready")
+    e.expect("^readyok$")
+    t = time.monotonic()
+    e.send("go movetime 300")
+    lines = e.expect("^bestmove ", timeout=10 + PROMPT)
+    took = time.monotonic() - t
+    check(took < 0.3 + PROMPT, "go movetime 300 answered after %.3f s" % took)
+    info = [l for l in lines if l.startswith("info depth")][-1]
+    check(int(info_field(info, "time")) <= 300, "searched longer than movetime: %r" % info)
+    check(int(info_field(info, "depth")) >= 3, "depth %r in 300 ms" % info)
+    e.send("position fen " + MATE_IN_1)
+    e.send("go movetime 2000")
+    lines = e.expect("^bestmove ")
+    check(bestmove(lines) == "b0b9", "mate in one not found: %r" % lines[-2:])
+    check(" score mate 1 " in lines[-2] + " ", "no 'score mate 1': %r" % lines[-2])
+    e.send("setoption name ab_depth value 3")
+    e.send("position startpos")
+    e.send("go")
+    lines = e.expect("^bestmove ")
+    info = [l for l in lines if l.startswith("info depth")][-1]
+    check(info_field(info, "depth") == "3", "go without limits at ab_depth 3: %r" % info)
+    e.send("quit")
+    check(e.close() == 0, "exit status")
+
+
 def test_uci_mate_and_mated():
     e, _ = uci_engine()
     e.send("position fen " + MATE_IN_1)
@@ -546,6 +592,7 @@ def test_xboard():
 
 TESTS = [test_uci_handshake, test_uci_go_nodes_and_info, test_uci_movetime,
          test_uci_clock_never_flags, test_uci_stop_infinite, test_uci_depth_and_threads,
+         test_uci_alpha_beta,
          test_uci_mate_and_mated, test_uci_bad_input, test_uci_ranks_from_one,
          test_uci_variants_and_files, test_uci_jieqi_hidden, test_ucci, test_xboard]
 
