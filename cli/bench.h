@@ -6,5 +6,6 @@ int bench_perft(int argc, char **argv);
 int bench_selfplay(int argc, char **argv);
 int bench_tune(int argc, char **argv);
 int bench_strength(int argc, char **argv);
+int bench_eval(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const Command WORKLOADS[] = {
     {"perft", "move generation: perft of the published positions", bench_perft},
     {"selfplay", "search and self-play: playouts/s, games/hour, scaling, dataset cost", bench_selfplay},
     {"tune", "weight tuner on a dataset: extraction and fit time for 1 M positions", bench_tune},
+    {"eval", "static evaluation: nanoseconds per call in every rule set, score signature", bench_eval},
     {"strength", "play strength against an external UCI engine (Fairy-Stockfish): Elo, time odds", bench_strength},
 };
 enum { NWORKLOADS = sizeof WORKLOADS / sizeof WORKLOADS[0] };
@@ -37,5 +38,5 @@ int cmd_bench(int argc, char **argv)
     for (int i = 0; i < NWORKLOADS; i++)
         if (!strcmp(argv[1], WORKLOADS[i].name))
             return WORKLOADS[i].run(argc - 1, argv + 1);
-    return cli_error(EXIT_USAGE, "bench", "unknown workload '%s' (perft, selfplay or tune)", argv[1]);
+    return cli_error(EXIT_USAGE, "bench", "unknown workload '%s' (perft, selfplay, tune, eval or strength)", argv[1]);
 }

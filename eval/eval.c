@@ -121,6 +121,64 @@ static void rebuild(Evaluator *e)
     for (int k = 0; k < v->nkinds; k++)
         e->walk_kind[k] = e->mobility_weight[k] != 0 || e->attack_weight[k] != 0 ||
                           e->pressure_weight != 0;
+    /* Moves near the enemy royal piece count in attack, pressure and attackers; a kind none of
+     * whose moves can land there adds nothing to them. */
+    bool press = e->pressure_weight != 0 || e->need_attackers;
+    for (int k = 0; k < v->nkinds; k++)
+        e->walk_fallback[k] = e->walk_kind[k] || e->need_attackers;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < v->nkinds; k++)
+            e->walk_press[s][k] = e->mobility_weight[k] != 0 ||
+                                  ((press || e->attack_weight[k] != 0) && e->can_press[s][k]);
+}
+
+/* Does some move of table t (from any point, blocks ignored) land in `area`? */
+static bool table_lands_in(const Variant *v, const MoveTable *t, const PointSet *area)
+{
+    for (int i = 0; i < t->leap_count; i++)
+        if (pointset_has(area, v->leaps[t->leap_first + i].to))
+            return true;
+    for (int j = 0; j < t->ray_count; j++) {
+        const Ray *r = &v->rays[t->ray_first + j];
+        for (int k = 0; k < r->len; k++)
+            if (pointset_has(area, v->ray_points[r->first + k]))
+                return true;
+    }
+    return false;
+}
+
+/* royal_zone and can_press (see eval_private.h), from the variant file. */
+static void init_press_tables(Evaluator *e)
+{
+    const Variant *v = e->v;
+    for (int s = 0; s < 2; s++) {
+        PointSet *z = &e->royal_zone[s];
+        memset(z, 0, sizeof *z);
+        for (int k = 0; k < v->nkinds; k++)
+            if (v->kinds[k].royal)
+                for (int p = 0; p < v->npoints; p++)
+                    if (variant_in_zone(v, v->kinds[k].stand_zone, (Side)s, (Point)p))
+                        pointset_add(z, (Point)p);
+    }
+    for (int s = 0; s < 2; s++) {
+        /* Points near the other side's royal piece standing anywhere in its zone. */
+        Side them = XQ_OTHER((Side)s);
+        PointSet area;
+        memset(&area, 0, sizeof area);
+        for (int p = 0; p < v->npoints; p++)
+            if (pointset_has(&e->royal_zone[them], (Point)p))
+                for (int w = 0; w < 4; w++)
+                    area.w[w] |= e->near[them][p].w[w];
+        for (int k = 0; k < v->nkinds; k++) {
+            bool can = false;
+            for (int p = 0; p < v->npoints && !can; p++) {
+                can = table_lands_in(v, &v->table[k][s][p], &area);
+                if (!can && v->powered)
+                    can = table_lands_in(v, &v->powered[k][s][p], &area);
+            }
+            e->can_press[s][k] = can;
+        }
+    }
 }
 
 /* Default weights: material from the variant's piece values, a holding at its module's share
@@ -254,6 +312,14 @@ static void init_variant_tables(Evaluator *e)
                 if (v->neighbor[p][d] != XQ_NO_POINT)
                     pointset_add(ns, v->neighbor[p][d]);
         }
+    for (int s = 0; s < 2; s++)
+        for (int p = 0; p < v->npoints; p++) {
+            int n = 0;
+            for (int q = 0; q < v->npoints; q++)
+                if (pointset_has(&e->near[s][p], (Point)q) && n < 1 + DIR_COUNT)
+                    e->near_list[s][p][n++] = (Point)q;
+            e->near_count[s][p] = (uint8_t)n;
+        }
     e->tables_vary = variant_tables_vary(v);
     /* Value ranks for "attacked by a piece of lower value": kinds of equal value share a rank,
      * royal pieces rank above all (they never capture a defended piece). */
@@ -289,6 +355,8 @@ Evaluator *eval_create(const Variant *v, const char *weights_path, XqError *err)
     if (weights_path && load_weights(e, weights_path, err) != 0)
         goto fail;
     init_variant_tables(e);
+    init_press_tables(e);
+    eval_build_walk(e);
     rebuild(e);
     return e;
 fail:
@@ -298,6 +366,8 @@ fail:
 
 void eval_free(Evaluator *e)
 {
+    if (e)
+        eval_free_walk(e);
     free(e);
 }
 

@@ -95,7 +95,33 @@ struct Evaluator {
     int nzone_of[XQ_MAX_KINDS];
     int16_t zone_of[XQ_MAX_KINDS][2 * XQ_MAX_ZONES];
     int16_t pressure_of, in_check_of, side_of, fork_of, hidden_of;
+
+    /* The score's move walk (eval_score.c), fixed at creation from the variant's compiled move
+     * tables: per side of the mover, for each leap entry of v->leaps and each ray of v->rays, the
+     * pieces a move may land on as a bit per Piece value (bit 0: the empty point), so one shift
+     * of the board's byte decides a destination. Leaps: move to an empty point or capture;
+     * rays: the capture of the slide part (the first piece met) and of the hop part. NULL if
+     * allocation failed (the score then walks as eval_features does). */
+    uint32_t *leap_accept[2];
+    uint32_t *slide_accept[2], *hop_accept[2];
+    /* Which kinds the score walks, per side of the mover (rebuilt with the weights): a kind
+     * whose mobility carries no weight is walked only if one of its moves can land near the
+     * enemy royal piece while that piece stands in royal_zone (from any point: can_press,
+     * fixed by the variant file); with the enemy royal outside royal_zone every kind that
+     * walk_kind names is walked. */
+    bool walk_press[2][XQ_MAX_KINDS];
+    bool walk_fallback[XQ_MAX_KINDS];  /* walk_kind, or every kind when attackers count */
+    bool can_press[2][XQ_MAX_KINDS];
+    PointSet royal_zone[2];            /* points a royal piece of the side may stand on */
+    /* Points near a royal piece on p (e->near as a list), for the walk's byte map. */
+    uint8_t near_count[2][XQ_MAX_POINTS];
+    Point near_list[2][XQ_MAX_POINTS][1 + DIR_COUNT];
 };
+
+/* Builds the score walk's tables (eval_score.c); false if out of memory (then the walk falls back
+ * to the general one). Freed by eval_free_walk. */
+bool eval_build_walk(Evaluator *e);
+void eval_free_walk(Evaluator *e);
 
 /* Builds the feature list of the variant into e->features (eval_features.c). Returns 0, or -1
  * with *err when the variant needs more than EVAL_MAX_FEATURES features. */

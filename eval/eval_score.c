@@ -4,6 +4,7 @@
  * vector the same counts in the order of the feature list. */
 #include "eval_private.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "hidden.h"
@@ -236,6 +237,186 @@ static void collect(const Evaluator *e, const Position *pos, Terms *t, unsigned 
     }
 }
 
+/* ---- the score's walk ------------------------------------------------------------------------
+ * The same counts as collect() without the reach part (threats and defences), in one pass over
+ * the pieces that also sums the piece-square table: each destination decided by a shift of the
+ * accept masks built below, the points near the royal pieces a byte map. */
+
+static uint32_t accept_mask(Side us, bool move, bool capture, uint16_t targets)
+{
+    uint32_t m = move ? 1u : 0u;
+    if (capture)
+        for (int k = 0; k < XQ_MAX_KINDS; k++)
+            if (targets >> k & 1)
+                m |= 1u << XQ_PIECE(XQ_OTHER(us), k);
+    return m;
+}
+
+bool eval_build_walk(Evaluator *e)
+{
+    const Variant *v = e->v;
+    bool ok = true;
+    for (int s = 0; s < 2; s++) {
+        e->leap_accept[s] = malloc(((size_t)v->nleaps + 1) * sizeof(uint32_t));
+        e->slide_accept[s] = malloc(((size_t)v->nrays + 1) * sizeof(uint32_t));
+        e->hop_accept[s] = malloc(((size_t)v->nrays + 1) * sizeof(uint32_t));
+        ok = ok && e->leap_accept[s] && e->slide_accept[s] && e->hop_accept[s];
+    }
+    if (!ok) {
+        eval_free_walk(e);
+        return false;
+    }
+    for (int s = 0; s < 2; s++) {
+        for (int i = 0; i < v->nleaps; i++) {
+            const LeapEntry *l = &v->leaps[i];
+            e->leap_accept[s][i] = accept_mask((Side)s, (l->mode & ATOM_MOVE) != 0,
+                                               (l->mode & ATOM_CAPTURE) != 0, l->targets);
+        }
+        for (int i = 0; i < v->nrays; i++) {
+            const Ray *r = &v->rays[i];
+            e->slide_accept[s][i] = accept_mask((Side)s, false, (r->flags & RAY_SLIDE_CAPTURE) != 0, r->targets);
+            e->hop_accept[s][i] = accept_mask((Side)s, false, (r->flags & RAY_HOP_CAPTURE) != 0, r->targets);
+        }
+    }
+    return true;
+}
+
+void eval_free_walk(Evaluator *e)
+{
+    for (int s = 0; s < 2; s++) {
+        free(e->leap_accept[s]);
+        free(e->slide_accept[s]);
+        free(e->hop_accept[s]);
+        e->leap_accept[s] = e->slide_accept[s] = e->hop_accept[s] = NULL;
+    }
+}
+
+/* Pseudo-legal destinations of a piece of side `us` by table t, *near counting those with
+ * area[point] set: walk_piece without the reach part. */
+static inline int walk_score(const Evaluator *e, const Piece *b, const MoveTable *t, Side us,
+                             const uint8_t *area, int *near)
+{
+    const Variant *v = e->v;
+    int n = 0, hits = 0;
+    const LeapEntry *l = v->leaps + t->leap_first;
+    const uint32_t *acc = e->leap_accept[us] + t->leap_first;
+    for (int i = 0; i < t->leap_count; i++) {
+        unsigned ok = (acc[i] >> b[l[i].to]) & !(b[l[i].block[0]] | b[l[i].block[1]]) & 1u;
+        n += (int)ok;
+        hits += (int)(ok & area[l[i].to]);
+    }
+    const Ray *ray = v->rays + t->ray_first;
+    const uint32_t *sacc = e->slide_accept[us] + t->ray_first, *hacc = e->hop_accept[us] + t->ray_first;
+    for (int j = 0; j < t->ray_count; j++, ray++) {
+        const Point *pts = v->ray_points + ray->first;
+        int len = ray->len, k = 0, slide_max = ray->slide_max;
+        unsigned flags = ray->flags;
+        if (!(flags & RAY_SLIDE_MOVE)) {
+            while (k < len && !b[pts[k]])
+                k++;
+        } else if (slide_max >= len) {
+            for (; k < len && !b[pts[k]]; k++)
+                hits += area[pts[k]];
+            n += k;
+        } else {
+            for (; k < len && !b[pts[k]]; k++)
+                if (k < slide_max) {
+                    n++;
+                    hits += area[pts[k]];
+                }
+        }
+        if (k == len)
+            continue;
+        Point to = pts[k];
+        unsigned ok = (sacc[j] >> b[to]) & (k < slide_max) & 1u;
+        n += (int)ok;
+        hits += (int)(ok & area[to]);
+        if (!(flags & (RAY_HOP_MOVE | RAY_HOP_CAPTURE)))
+            continue;
+        k++;
+        for (int s = 1; s < ray->screens && k < len; k++)
+            s += b[pts[k]] != 0;
+        bool hop_move = (flags & RAY_HOP_MOVE) != 0;
+        for (; k < len && !b[pts[k]]; k++)
+            if (hop_move) {
+                n++;
+                hits += area[pts[k]];
+            }
+        if (k == len)
+            continue;
+        to = pts[k];
+        ok = (hacc[j] >> b[to]) & 1u;
+        n += (int)ok;
+        hits += (int)(ok & area[to]);
+    }
+    *near += hits;
+    return n;
+}
+
+/* collect() for a score without the reach part; returns the piece-square sum, summed in the
+ * order eval_pst_sum sums it (the same bits). */
+static double collect_score(const Evaluator *e, const Position *pos, Terms *t, unsigned parts)
+{
+    const Variant *v = e->v;
+    int nk = v->nkinds;
+    for (int s = 0; s < 2; s++) {
+        for (int k = 0; k < nk; k++)
+            t->mobility[s][k] = t->attack[s][k] = t->count[s][k] = 0;
+        if (parts & PART_ALIGN)
+            memset(t->align[s], 0, (size_t)nk * sizeof t->align[s][0]);
+        t->pressure[s] = t->attackers[s] = 0;
+    }
+    t->late = 0;
+    /* Byte map of the points near each royal piece (area[s]: near the royal piece of s, where
+     * the moves of the other side count). */
+    uint8_t area[2][256];
+    memset(area, 0, sizeof area);
+    for (int s = 0; s < 2; s++) {
+        Point k = pos->royal[s];
+        if (k == XQ_NO_POINT)
+            continue;
+        for (int i = 0; i < e->near_count[s][k]; i++)
+            area[s][e->near_list[s][k][i]] = 1;
+    }
+    const Piece *b = pos->board;
+    double pst_sum = 0, material = 0;
+    for (int s = 0; s < 2; s++) {
+        const uint8_t *map = area[XQ_OTHER((Side)s)];
+        Point royal = pos->royal[XQ_OTHER((Side)s)];
+        const bool *walk = royal != XQ_NO_POINT && !pointset_has(&e->royal_zone[XQ_OTHER((Side)s)], royal)
+                               ? e->walk_fallback : e->walk_press[s];
+        for (int i = 0; i < pos->count[s]; i++) {
+            Point p = pos->list[s][i];
+            Piece pc = b[p];
+            int k = XQ_PIECE_KIND(pc);
+            pst_sum += e->pst[pc][p];
+            if (parts & PART_COUNT) {
+                t->count[s][k]++;
+                material += e->phase_value[k];
+            }
+            if (!walk[k])
+                continue;
+            const MoveTable *mt = e->tables_vary ? pos_piece_table(pos, p) : &v->table[k][s][p];
+            int near = 0;
+            int mob = walk_score(e, b, mt, (Side)s, map, &near);
+            t->mobility[s][k] = (int16_t)(t->mobility[s][k] + mob);
+            t->attack[s][k] = (int16_t)(t->attack[s][k] + near);
+            t->pressure[s] = (int16_t)(t->pressure[s] + near);
+            t->attackers[s] = (int16_t)(t->attackers[s] + (near > 0));
+        }
+        if (parts & PART_ALIGN)
+            count_align(e, pos, (Side)s, t);
+    }
+    if ((parts & PART_COUNT) && e->start_material > 0) {
+        for (int h = 0; h < e->nholdings; h++)
+            material += e->phase_value[e->holdings[h].kind] *
+                        (pos_held(pos, RED, &e->holdings[h]) + pos_held(pos, BLACK, &e->holdings[h]));
+        double left = material / e->start_material;
+        t->late = left >= 1 ? 0 : 1 - left;
+    }
+    return pst_sum;
+}
+
 double eval_pst_sum(const Evaluator *e, const Position *pos)
 {
     double sum = 0;
@@ -247,13 +428,11 @@ double eval_pst_sum(const Evaluator *e, const Position *pos)
     return sum;
 }
 
-double eval_score_red_with_pst(const Evaluator *e, const Position *pos, double pst_sum)
+/* The score from the counts of collect() or collect_score(). */
+static double score_red(const Evaluator *e, const Position *pos, const Terms *tp, double pst_sum)
 {
     const Variant *v = e->v;
-    unsigned parts = (e->need_reach ? PART_REACH : 0) | (e->need_align ? PART_ALIGN : 0) |
-                     (e->need_count ? PART_COUNT : 0) | (e->need_attackers ? PART_WALK_ALL : 0);
-    Terms t;
-    collect(e, pos, &t, parts);
+    const Terms t = *tp;
     double score = pst_sum;
     for (int s = 0; s < 2; s++) {
         double sum = e->pressure_weight * t.pressure[s];
@@ -291,9 +470,30 @@ double eval_score_red_with_pst(const Evaluator *e, const Position *pos, double p
     return score;
 }
 
+static unsigned score_parts(const Evaluator *e)
+{
+    return (e->need_reach ? PART_REACH : 0) | (e->need_align ? PART_ALIGN : 0) |
+           (e->need_count ? PART_COUNT : 0) | (e->need_attackers ? PART_WALK_ALL : 0);
+}
+
+double eval_score_red_with_pst(const Evaluator *e, const Position *pos, double pst_sum)
+{
+    Terms t;
+    collect(e, pos, &t, score_parts(e));
+    return score_red(e, pos, &t, pst_sum);
+}
+
 double eval_score(const Evaluator *e, Position *pos)
 {
-    double red = eval_score_red_with_pst(e, pos, eval_pst_sum(e, pos));
+    double red;
+    Terms t;
+    if (!e->need_reach && e->leap_accept[0]) {
+        double pst_sum = collect_score(e, pos, &t, score_parts(e));
+        red = score_red(e, pos, &t, pst_sum);
+    } else {
+        collect(e, pos, &t, score_parts(e));
+        red = score_red(e, pos, &t, eval_pst_sum(e, pos));
+    }
     return pos->side == RED ? red : -red;
 }
 

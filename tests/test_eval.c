@@ -2,7 +2,8 @@
  * terms tied across the middle file only when the rules are symmetric), hand-made positions for
  * threats, defences, lines aimed at the general and attackers, every feature checked against an
  * independent count through the core's own move generator and attack test on random positions,
- * and the fast score equal to the features times the weights for every rule set. */
+ * the fast score equal to the features times the weights for every rule set, and equal to a
+ * from-scratch reference (moves written out from the move tables) after moves and take-backs. */
 #include "test_util.h"
 
 #include <math.h>
@@ -502,6 +503,262 @@ static void score_is_features_times_weights(void **state)
     free(pos);
 }
 
+/* ---- the score against a from-scratch reference ---------------------------------------------- */
+
+/* Destinations of the piece on p by its move table (pos_piece_table), written out plainly from
+ * the table semantics of core/movegen.c; returns how many, *near counting those next to the
+ * enemy royal piece. */
+static int reference_moves(const Position *pos, Point p, int *near)
+{
+    const Variant *v = pos->v;
+    const MoveTable *t = pos_piece_table(pos, p);
+    Side us = XQ_PIECE_SIDE(pos->board[p]);
+    Point royal = pos->royal[XQ_OTHER(us)];
+    int n = 0;
+    Point to[256];
+    for (int i = 0; i < t->leap_count; i++) {
+        const LeapEntry *l = &v->leaps[t->leap_first + i];
+        bool blocked = false;
+        for (int j = 0; j < 2; j++)
+            if (l->block[j] != XQ_NO_POINT && pos->board[l->block[j]] != 0)
+                blocked = true;
+        if (blocked)
+            continue;
+        Piece q = pos->board[l->to];
+        if (q == 0 ? (l->mode & ATOM_MOVE) != 0
+                   : (l->mode & ATOM_CAPTURE) && XQ_PIECE_SIDE(q) != us && (l->targets >> XQ_PIECE_KIND(q) & 1))
+            to[n++] = l->to;
+    }
+    for (int j = 0; j < t->ray_count; j++) {
+        const Ray *r = &v->rays[t->ray_first + j];
+        int pieces = 0; /* pieces passed so far along the ray */
+        for (int k = 0; k < r->len; k++) {
+            Point q = v->ray_points[r->first + k];
+            Piece pc = pos->board[q];
+            bool enemy = pc && XQ_PIECE_SIDE(pc) != us && (r->targets >> XQ_PIECE_KIND(pc) & 1);
+            if (pieces == 0) {
+                if (!pc && (r->flags & RAY_SLIDE_MOVE) && k < r->slide_max)
+                    to[n++] = q;
+                if (pc && enemy && (r->flags & RAY_SLIDE_CAPTURE) && k < r->slide_max)
+                    to[n++] = q;
+            } else if (pieces == r->screens) {
+                if (!pc && (r->flags & RAY_HOP_MOVE))
+                    to[n++] = q;
+                if (pc && enemy && (r->flags & RAY_HOP_CAPTURE))
+                    to[n++] = q;
+            }
+            pieces += pc != 0;
+            if (pieces > r->screens)
+                break;
+        }
+    }
+    *near = 0;
+    for (int i = 0; i < n; i++)
+        *near += near_royal(v, royal, to[i]);
+    return n;
+}
+
+/* The score from scratch: each feature of the families the score's walk computes (material,
+ * zones, per-point terms, mobility, moves near the royal piece, safety, tempo) counted here from
+ * the board and the move tables, the other families (late, pair, align, threat, defended,
+ * holdings, hidden) from eval_features, all times the weights. Red's view. */
+static double reference_score(const Evaluator *e, Position *pos, float *x)
+{
+    const Variant *v = pos->v;
+    int nf = eval_feature_count(e);
+    eval_features(e, pos, x);
+    int count[2][XQ_MAX_KINDS] = {{0}}, mob[2][XQ_MAX_KINDS] = {{0}}, att[2][XQ_MAX_KINDS] = {{0}};
+    int attackers[2] = {0, 0};
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < pos->count[s]; i++) {
+            Point p = pos->list[s][i];
+            int k = XQ_PIECE_KIND(pos->board[p]), near;
+            count[s][k]++;
+            mob[s][k] += reference_moves(pos, p, &near);
+            att[s][k] += near;
+            attackers[s] += near > 0;
+        }
+    double to_move = pos->side == RED ? 1 : -1, score = 0;
+    char name[96];
+    /* Per-point terms: Red's point or Black's mirrored, named by the point or, when the rules
+     * are left-right symmetric, by its image on the lower file. */
+    double *pst = calloc((size_t)nf, sizeof *pst);
+    for (int s = 0; s < 2; s++)
+        for (int j = 0; j < pos->count[s]; j++) {
+            Point p = pos->list[s][j];
+            int k = XQ_PIECE_KIND(pos->board[p]);
+            int file = v->point_file[p], rank = s == RED ? v->point_rank[p] : v->ranks - 1 - v->point_rank[p];
+            char pt[8];
+            variant_point_name(v, v->point_at[rank][file], pt);
+            snprintf(name, sizeof name, "pst.%s.%s", v->kinds[k].name, pt);
+            int i = feature_index(e, name);
+            if (i < 0) {
+                variant_point_name(v, v->point_at[rank][v->files - 1 - file], pt);
+                snprintf(name, sizeof name, "pst.%s.%s", v->kinds[k].name, pt);
+                i = feature_index(e, name);
+            }
+            if (i >= 0)
+                pst[i] += s == RED ? 1 : -1;
+        }
+    for (int i = 0; i < nf; i++) {
+        const char *fn = eval_feature_name(e, i), *fam = eval_feature_family(e, i);
+        double f = NAN;
+        if (!strcmp(fam, "material") || !strcmp(fam, "mobility") || !strcmp(fam, "attack")) {
+            int k;
+            for (k = 0; k < v->nkinds; k++) {
+                snprintf(name, sizeof name, "%s.%s", fam, v->kinds[k].name);
+                if (!strcmp(name, fn))
+                    break;
+            }
+            assert_true(k < v->nkinds);
+            int (*c)[XQ_MAX_KINDS] = !strcmp(fam, "material") ? count : !strcmp(fam, "mobility") ? mob : att;
+            f = c[0][k] - c[1][k];
+        } else if (!strcmp(fam, "zone")) {
+            f = 0;
+            for (int s = 0; s < 2; s++)
+                for (int j = 0; j < pos->count[s]; j++) {
+                    Point p = pos->list[s][j];
+                    int k = XQ_PIECE_KIND(pos->board[p]);
+                    for (int z = 0; z < v->nzones; z++)
+                        for (int their = 0; their < 2; their++) {
+                            snprintf(name, sizeof name, "zone.%s.%s%s", v->kinds[k].name,
+                                     their ? "their_" : "", v->zones[z].name);
+                            Side zs = their ? XQ_OTHER((Side)s) : (Side)s;
+                            if (!strcmp(name, fn) && pointset_has(&v->zones[z].points[zs], p))
+                                f += s == RED ? 1 : -1;
+                        }
+                }
+        } else if (!strcmp(fam, "pst")) {
+            f = pst[i];
+        } else if (!strcmp(fn, "safety.royal_pressure")) {
+            f = 0;
+            for (int k = 0; k < v->nkinds; k++)
+                f += att[0][k] - att[1][k];
+        } else if (!strncmp(fn, "safety.attackers_", 17)) {
+            int n = atoi(fn + 17);
+            f = (attackers[0] >= n) - (attackers[1] >= n);
+        } else if (!strcmp(fn, "safety.in_check")) {
+            f = pos->in_check ? -to_move : 0;
+        } else if (!strcmp(fn, "side.to_move")) {
+            f = to_move;
+        } else {
+            f = x[i];
+        }
+        score += eval_weight(e, i) * f;
+    }
+    free(pst);
+    return score;
+}
+
+/* A weights file for v with a random weight on every feature whose family passes `keep`. */
+static Evaluator *random_weights(const Variant *v, uint64_t *rng, const char *const *families,
+                                 const char *label)
+{
+    Evaluator *bare = make_eval(v);
+    int nf = eval_feature_count(bare);
+    char *text = malloc(1 << 17);
+    size_t used = (size_t)snprintf(text, 1 << 17, "[weights]\n");
+    for (int i = 0; i < nf; i++) {
+        bool on = families == NULL;
+        for (int j = 0; families && families[j]; j++)
+            on = on || !strcmp(eval_feature_family(bare, i), families[j]);
+        if (on)
+            used += (size_t)snprintf(text + used, (1 << 17) - used, "%s = %g\n", eval_feature_name(bare, i),
+                                     ((double)(lcg_next(rng) % 2001) - 1000) / 1000.0);
+    }
+    eval_free(bare);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/test_eval_fast_%s_%s.ini", XQ_BINARY_DIR, v->name, label);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+    free(text);
+    XqError err;
+    Evaluator *e = eval_create(v, path, &err);
+    if (!e)
+        fail_msg("%s:%d: %s", err.file, err.line, err.message);
+    return e;
+}
+
+/* The score (eval_score, its fast walk and its general one) equals the from-scratch reference on
+ * random positions of every shipped rule set, reached by moves played and taken back, with
+ * random weights on: the walk's families only; mobility without pressure; pressure or moves
+ * near the royal without mobility (kinds that cannot reach the royal's zone skipped); the
+ * shipped xiangqi weights' families plus late, pair, align and holdings; every family (the
+ * general walk). */
+static void score_matches_reference(void **state)
+{
+    (void)state;
+    static const char *const walk_only[] = {"material", "zone", "pst", "mobility", "attack",
+                                            "safety", "side", NULL};
+    static const char *const mobility_only[] = {"material", "pst", "mobility", NULL};
+    static const char *const counted[] = {"material", "zone", "mobility", "safety", "side",
+                                          "late", "pair", "align", "hidden", "camp", "reserve", NULL};
+    static const char *const pressure_only[] = {"material", "safety", NULL};
+    static const char *const attack_only[] = {"pst", "attack", NULL};
+    static const char *const *const sets[] = {walk_only, mobility_only, pressure_only, attack_only,
+                                              counted, NULL};
+    static const char *const labels[] = {"walk", "mobility", "pressure", "attack", "counted", "all"};
+    enum { NSETS = sizeof labels / sizeof labels[0] };
+    Position *pos = malloc(sizeof *pos);
+    uint64_t rng = 4242;
+    for (int vi = 0; vi < NVARIANTS; vi++) {
+        Variant *v = test_load_variant(VARIANTS[vi]);
+        for (int w = 0; w < NSETS; w++) {
+            Evaluator *e = random_weights(v, &rng, sets[w], labels[w]);
+            float *x = calloc((size_t)eval_feature_count(e), sizeof *x);
+            int checked = 0, nonzero = 0;
+            for (int g = 0; g < 3; g++) {
+                pos_init_start(pos, v);
+                Rng deal_rng;
+                rng_init(&deal_rng, rng);
+                HiddenDeal deal;
+                if (hidden_on(v)) {
+                    hidden_deal(pos, &deal_rng, &deal);
+                    hidden_show_start(pos, &deal, &deal_rng);
+                }
+                Move moves[200];
+                Undo undo[200];
+                int depth = 0;
+                for (int step = 0; step < 60; step++) {
+                    MoveList list;
+                    int n = pos_generate_legal(pos, &list);
+                    bool back = depth > 0 && (n == 0 || lcg_next(&rng) % 4 == 0);
+                    if (back) {
+                        depth--;
+                        pos_undo_move(pos, moves[depth], &undo[depth]);
+                    } else if (n > 0 && depth < 200) {
+                        Move m = list.moves[lcg_next(&rng) % (uint64_t)n];
+                        if (hidden_on(v))
+                            m = hidden_resolve(pos, m, &deal);
+                        moves[depth] = m;
+                        pos_do_move(pos, m, &undo[depth]);
+                        depth++;
+                    } else {
+                        break;
+                    }
+                    double fast = eval_score(e, pos) * (pos->side == RED ? 1 : -1);
+                    double ref = reference_score(e, pos, x);
+                    if (fabs(fast - ref) > 1e-6 * (1 + fabs(ref))) { /* float features */
+                        char fen[256];
+                        pos_get_fen(pos, fen, sizeof fen);
+                        fail_msg("%s (%s weights) %s: score %.12f, reference %.12f, general walk %.12f", VARIANTS[vi],
+                                 labels[w], fen, fast, ref, eval_score_red_with_pst(e, pos, eval_pst_sum(e, pos)));
+                    }
+                    checked++;
+                    nonzero += fast != 0;
+                }
+            }
+            assert_true(checked >= 150 && nonzero > checked / 2);
+            free(x);
+            eval_free(e);
+        }
+        variant_free(v);
+    }
+    free(pos);
+}
+
 /* Weights of the new families load from a file, write back and reload exactly. */
 static void new_weights_round_trip(void **state)
 {
@@ -554,6 +811,7 @@ int main(void)
         cmocka_unit_test(hand_positions),
         cmocka_unit_test(features_match_core),
         cmocka_unit_test(score_is_features_times_weights),
+        cmocka_unit_test(score_matches_reference),
         cmocka_unit_test(new_weights_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
