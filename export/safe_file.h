@@ -1,4 +1,4 @@
-/* safe_file.h - private to export/: an HDF5 file driver for the files xqlab writes, so that a
+/* safe_file.h - for export/ and stats/ (openings --h5): an HDF5 file driver for the files xqlab writes, so that a
  * kill never leaves a half-written flush and a full disk never crashes libhdf5.
  *
  * Journal mode (PATH.tmp of a self-play run): every write HDF5 makes is held in memory until

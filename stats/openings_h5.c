@@ -3,6 +3,7 @@
 
 #include "interval.h"
 
+#include <errno.h>
 #include <hdf5.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "interval.h"
+#include "safe_file.h"
 #include "schema.h"
 
 static int fail(XqError *err, const char *file, const char *fmt, ...)
@@ -155,15 +157,27 @@ int openings_h5_write(const char *path, const OpeningTree *t, const char *const 
     }
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    hid_t file = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+    /* A failed write (a full disk) is hidden from HDF5, which crashes at exit after a close
+     * that failed, and reported after the close (export/safe_file.h). */
+    H5SafeStatus io = {0};
+    errno = 0;
+    hid_t fapl = h5safe_fapl(H5SAFE_DIRECT, &io);
+    hid_t file = fapl < 0 ? -1 : H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, fapl);
+    int e = errno;
+    if (fapl >= 0)
+        H5Pclose(fapl);
     if (file < 0) {
         free(joined);
-        return fail(err, tmp, "cannot create the file");
+        return fail(err, tmp, "cannot create the file%s%s", e ? ": " : "", e ? strerror(e) : "");
     }
     int rc = write_group(file, t, joined);
     free(joined);
     if (H5Fclose(file) < 0)
         rc = -1;
+    if (io.error) {
+        unlink(tmp);
+        return fail(err, tmp, "cannot write the file: %s", strerror(io.error));
+    }
     if (rc < 0) {
         unlink(tmp);
         return fail(err, tmp, "cannot write the /openings group");

@@ -92,3 +92,19 @@ while [ $n -lt "$points" ]; do
 done
 cmp -s "$dir/s0.h5" "$dir/s0.ref.h5" && cmp -s "$dir/s1.h5" "$dir/s1.ref.h5" || fail "a shard changed"
 echo "ok   merge: $points fill points of $bytes bytes, exit 1 each, no output left, shards unchanged"
+
+# openings --h5: the same for the opening tree file.
+XQ_SHIM_COUNT="$dir/count" LD_PRELOAD=$shim $xqlab openings "$dir/s0.h5" --h5 "$dir/o.h5" >/dev/null 2>&1 ||
+  fail "openings --h5 under the shim"
+bytes=$(cut -d' ' -f2 "$dir/count")
+rm -f "$dir/o.h5"
+n=0
+while [ $n -lt 8 ]; do
+  limit=$(( n * bytes / 8 + offset % 499 ))
+  n=$((n + 1))
+  XQ_SHIM_ENOSPC_AFTER=$limit LD_PRELOAD=$shim $xqlab openings "$dir/s0.h5" --h5 "$dir/o.h5" >/dev/null 2>"$dir/err"
+  rc=$?
+  expect_full "openings --h5, full after $limit bytes"
+  [ ! -e "$dir/o.h5" ] && [ ! -e "$dir/o.h5.tmp" ] || fail "openings --h5, full after $limit bytes: output left behind"
+done
+echo "ok   openings --h5: 8 fill points of $bytes bytes, exit 1 each, no output left"
