@@ -480,6 +480,12 @@ int cmd_tune(int argc, char **argv)
     if (cli_output_claim(&weights_file, "tune", "-o", out, flags, inputs, ninputs) != EXIT_OK ||
         cli_output_claim(&values_file, "tune", "--values", values_out, flags, inputs, ninputs) != EXIT_OK)
         goto cleanup;
+    /* A game counted twice (a file given twice, a merged file with one of its shards) would
+     * weigh it double in the fit. */
+    if (dataset_files_distinct(files, nfiles, &err) != 0) {
+        status = cli_report("tune", &err);
+        goto cleanup;
+    }
     int unit = tune_default_unit(e, v);
     if (unit < 0) {
         status = EXIT_FAILURE_RUN;

@@ -122,8 +122,21 @@ static atomic_bool stop_requested;
 
 static void on_stop_signal(int sig)
 {
+    (void)sig;
     atomic_store(&stop_requested, true);
-    signal(sig, SIG_DFL);
+}
+
+/* One-shot (SA_RESETHAND: a second signal of the kind ends the process the usual way) and with
+ * SA_RESTART: a call the signal lands in (opening an input, writing the summary to a full pipe)
+ * goes on instead of failing with EINTR, as signal() of strict POSIX did. */
+static void catch_one(int sig)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART | SA_RESETHAND;
+    sigaction(sig, &sa, NULL);
 }
 
 const atomic_bool *cli_stop_flag(void)
@@ -131,19 +144,44 @@ const atomic_bool *cli_stop_flag(void)
     return &stop_requested;
 }
 
+/* Set by cli_stop_signals_hold: the handlers stay until the process ends. */
+static bool stop_held;
+
 void cli_stop_signals_catch(void)
 {
-    atomic_store(&stop_requested, false);
-    signal(SIGINT, on_stop_signal);
-    signal(SIGTERM, on_stop_signal);
-    signal(SIGUSR1, on_stop_signal);
+    /* The flag is not cleared: a signal that came before (while a held command loaded its
+     * files) still stops the run. */
+    catch_one(SIGINT);
+    catch_one(SIGTERM);
+    catch_one(SIGUSR1);
 }
 
 void cli_stop_signals_release(void)
 {
+    if (stop_held)
+        return;
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGUSR1, SIG_DFL);
+}
+
+void cli_stop_signals_hold(void)
+{
+    stop_held = true;
+    cli_stop_signals_catch();
+}
+
+int cli_stop_status(const char *cmd, int status)
+{
+    /* A summary blocked on a full pipe is still being written here: a signal meanwhile sets the
+     * flag (write restarts after the handler) and is counted below. */
+    fflush(stdout);
+    if (status == EXIT_OK && atomic_load(&stop_requested)) {
+        fprintf(stderr, "xqlab %s: stopped by a signal after the work was done (its results above are "
+                "complete): exit status 130\n", cmd);
+        return 130;
+    }
+    return status;
 }
 
 double cli_now(void)

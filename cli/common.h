@@ -48,11 +48,20 @@ bool cli_is_help(const char *arg);
 
 /* Stop requests for long runs (selfplay, match): SIGINT, SIGTERM and SIGUSR1 (Slurm's warning
  * before the time limit) set the flag; a second signal of the same kind ends the process the
- * usual way. cli_stop_flag gives the flag to pass to the run; cli_stop_signals_catch clears it
- * and installs the handlers; cli_stop_signals_release restores the defaults. */
+ * usual way. cli_stop_flag gives the flag to pass to the run; cli_stop_signals_catch installs
+ * the handlers (the flag is never cleared); cli_stop_signals_release restores the defaults,
+ * unless cli_stop_signals_hold was called.
+ *
+ * cli_stop_signals_hold installs them for the rest of the process: main calls it before
+ * selfplay and match start, so a signal while they load their files or print their summary is
+ * a stop request too (exit 130), never the default death (exit 138 / 143). cli_stop_status,
+ * called by main with the command's status, flushes stdout and turns EXIT_OK into 130 (with a
+ * note on stderr) if a stop was requested. */
 const atomic_bool *cli_stop_flag(void);
 void cli_stop_signals_catch(void);
 void cli_stop_signals_release(void);
+void cli_stop_signals_hold(void);
+int cli_stop_status(const char *cmd, int status);
 
 /* Monotonic clock in seconds. */
 double cli_now(void);

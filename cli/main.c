@@ -53,8 +53,15 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     for (int i = 0; i < NCOMMANDS; i++)
-        if (!strcmp(argv[1], COMMANDS[i].name))
-            return COMMANDS[i].run(argc - 1, argv + 1);
+        if (!strcmp(argv[1], COMMANDS[i].name)) {
+            /* The commands that stop cleanly (exit 130) do so from their first instruction to
+             * their last line of output (cli/common.h). */
+            bool stops = !strcmp(argv[1], "selfplay") || !strcmp(argv[1], "match");
+            if (stops)
+                cli_stop_signals_hold();
+            int status = COMMANDS[i].run(argc - 1, argv + 1);
+            return stops ? cli_stop_status(argv[1], status) : status;
+        }
     fprintf(stderr, "xqlab: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;

@@ -121,6 +121,13 @@ bool dataset_run_difference(const DatasetMeta *file, const DatasetMeta *run, cha
  * with *err (an unreadable file, or the first difference). */
 int dsw_check_finished(const char *path, const DatasetMeta *run, XqError *err);
 
+/* Refuses a set of dataset files that hold a game twice: a file given twice (also under another
+ * name or as a hard link), or two files of one run (the same variant, settings, weights, base
+ * seed and start) whose game ranges overlap, e.g. a merged file and one of its shards. Returns
+ * 0, or -1 with *err naming both files and the games they share (an unreadable file: the
+ * reader's error). */
+int dataset_files_distinct(const char *const *paths, int count, XqError *err);
+
 /* Flushes and closes without renaming (interrupted run: PATH.tmp stays for --resume). Frees w. */
 int dsw_abandon(DatasetWriter *w, XqError *err);
 

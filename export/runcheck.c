@@ -2,7 +2,9 @@
  * --resume-if-present and their "already complete" (dataset.h: dataset_run_difference). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dataset.h"
 #include "schema.h"
@@ -106,5 +108,53 @@ int dsw_check_finished(const char *path, const DatasetMeta *run, XqError *err)
     if (dataset_run_difference(&file, run, diff, sizeof diff))
         rc = schema_fail(err, path, "is another run's finished file: %s", diff);
     dsr_close(r);
+    return rc;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+    return !strcmp(text_or_empty(a), text_or_empty(b));
+}
+
+int dataset_files_distinct(const char *const *paths, int count, XqError *err)
+{
+    DatasetReader **r = calloc((size_t)(count > 0 ? count : 1), sizeof *r);
+    if (!r)
+        return schema_fail(err, count > 0 ? paths[0] : "(no file)", "out of memory");
+    int rc = 0;
+    for (int j = 0; j < count && rc == 0; j++) {
+        if (!(r[j] = dsr_open(paths[j], err))) {
+            rc = -1;
+            break;
+        }
+        const DatasetSummary *b = dsr_summary(r[j]);
+        struct stat sj;
+        bool have_j = stat(paths[j], &sj) == 0;
+        for (int i = 0; i < j && rc == 0; i++) {
+            const DatasetSummary *a = dsr_summary(r[i]);
+            struct stat si;
+            if (!strcmp(paths[i], paths[j]) ||
+                (have_j && stat(paths[i], &si) == 0 && si.st_dev == sj.st_dev && si.st_ino == sj.st_ino)) {
+                rc = schema_fail(err, paths[j], "is given twice (also as %s): give each dataset once", paths[i]);
+                break;
+            }
+            if (a->base_seed != b->base_seed || !same_text(a->variant_text, b->variant_text) ||
+                !same_text(a->params_text, b->params_text) || !same_text(a->weights_text, b->weights_text) ||
+                (a->start_text && b->start_text && strcmp(a->start_text, b->start_text)) || !a->game_count ||
+                !b->game_count)
+                continue;
+            uint64_t a_end = a->first_game + a->game_count, b_end = b->first_game + b->game_count;
+            if (a->first_game < b_end && b->first_game < a_end) {
+                uint64_t lo = a->first_game > b->first_game ? a->first_game : b->first_game;
+                uint64_t hi = (a_end < b_end ? a_end : b_end) - 1;
+                rc = schema_fail(err, paths[j], "holds games of %s again (games %" PRIu64 "..%" PRIu64 " of one run, "
+                                 "base seed %" PRIu64 ": a merged file and one of its shards?): give each game once",
+                                 paths[i], lo, hi, a->base_seed);
+            }
+        }
+    }
+    for (int i = 0; i < count; i++)
+        dsr_close(r[i]);
+    free(r);
     return rc;
 }

@@ -4,7 +4,8 @@
 # shard, -n, search settings, weights and start position (--fen, --openings), each refused with
 # that option named and the files untouched; a finished file of another run is never "already
 # complete"; shards of runs with another start position or another -n are not merged. The same
-# options still resume and report complete.
+# options still resume and report complete. tune refuses a game given twice (a file twice, a
+# merged file with one of its shards).
 # Usage: test_resume_options.sh XQLAB PLUGIN_DIR SOURCE_DIR
 set -u
 xqlab=$1
@@ -100,6 +101,27 @@ check tmp book.h5 "start position .*openings [0-9]+ lines, hash [0-9a-f]+', this
 "$xqlab" selfplay $base -n 4 --seed 5 -o all.h5 --resume-if-present >/dev/null 2>err.txt
 [ $? -eq 1 ] && grep -q "is another run's finished file: --seed" err.txt && ok "a merged file is not another seed's run" ||
   fail "merged file and another seed: $(cat err.txt)"
+
+# tune counts every game once (item 8): a file given twice (also as a hard link) and a merged file
+# with one of its shards are refused; the shards of one run, or two runs, are fine.
+tune() { "$xqlab" tune "$@" -t 1 --quiet --max-iterations 2 -o tuned.ini --values tuned.json --force; }
+ln a0.h5 a0link.h5
+tune a0.h5 a0.h5 >/dev/null 2>err.txt
+[ $? -eq 1 ] && grep -q "xqlab tune: a0.h5: is given twice (also as a0.h5)" err.txt && ok "tune: a file given twice refused" ||
+  fail "tune a0 a0: $(cat err.txt)"
+tune a0.h5 a0link.h5 >/dev/null 2>err.txt
+[ $? -eq 1 ] && grep -q "a0link.h5: is given twice (also as a0.h5)" err.txt && ok "tune: a hard link of a file given refused" ||
+  fail "tune a0 a0link: $(cat err.txt)"
+tune all.h5 a1.h5 >/dev/null 2>err.txt
+[ $? -eq 1 ] && grep -q "a1.h5: holds games of all.h5 again (games 2..3 of one run, base seed 3" err.txt &&
+  ok "tune: a merged file with one of its shards refused" || fail "tune all a1: $(cat err.txt)"
+tune a0.h5 a1.h5 refbook.h5 >/dev/null 2>err.txt && ok "tune: the shards of a run and another run are fine" ||
+  fail "tune a0 a1 refbook: $(cat err.txt)"
+# Game i of a run is seeded from (seed, i) whatever -n is: the first games of a longer run with
+# the same settings are the same games.
+tune a0.h5 ref.h5 >/dev/null 2>err.txt
+[ $? -eq 1 ] && grep -q "ref.h5: holds games of a0.h5 again (games 0..1" err.txt &&
+  ok "tune: the same games from a run with another -n refused" || fail "tune a0 ref: $(cat err.txt)"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "resume options: ok"
