@@ -67,8 +67,9 @@ static void usage(FILE *out)
         "      --json           print the summary as JSON on stdout\n\n"
         "SIGINT / SIGTERM / SIGUSR1 (Slurm's warning before the time limit): no new game\n"
         "starts, games in flight finish and are written, the file stays as FILE.tmp; run the\n"
-        "same command with --resume to complete it. Exit status: 0 done, 1 error, 2 bad\n"
-        "usage, 130 interrupted.\n"
+        "same command with --resume to complete it. A second SIGINT ends the process at\n"
+        "once; a second SIGTERM / SIGUSR1 (scancel and a batch script both send one) does\n"
+        "not. Exit status: 0 done, 1 error, 2 bad usage, 130 interrupted.\n"
 #ifdef XQLAB_WITH_MPI
         "\nUnder mpirun each rank plays shard RANK/SIZE into OUT.shard-RRRR-of-SSSS.h5; rank 0\n"
         "shows the progress and summary of all ranks and writes OUT.h5 as a virtual-dataset\n"

@@ -126,16 +126,20 @@ static void on_stop_signal(int sig)
     atomic_store(&stop_requested, true);
 }
 
-/* One-shot (SA_RESETHAND: a second signal of the kind ends the process the usual way) and with
- * SA_RESTART: a call the signal lands in (opening an input, writing the summary to a full pipe)
- * goes on instead of failing with EINTR, as signal() of strict POSIX did. */
-static void catch_one(int sig)
+/* sigaction, not signal(): with _POSIX_C_SOURCE and no extensions glibc's signal() has System V
+ * semantics (the handler is reset to the default on delivery and interrupted calls fail with
+ * EINTR). SA_RESTART: a call the signal lands in (opening an input, writing the summary to a full
+ * pipe) goes on. A second Ctrl-C ends the process the usual way (SA_RESETHAND). A second SIGTERM
+ * or SIGUSR1 does not: a batch system sends them more than once (Slurm's scancel signals every
+ * process of the job and the batch script forwards its own), and the games in flight must still
+ * be saved. */
+static void stop_signal_install(int sig)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART | SA_RESETHAND;
+    sa.sa_flags = SA_RESTART | (sig == SIGINT ? SA_RESETHAND : 0);
     sigaction(sig, &sa, NULL);
 }
 
@@ -151,9 +155,9 @@ void cli_stop_signals_catch(void)
 {
     /* The flag is not cleared: a signal that came before (while a held command loaded its
      * files) still stops the run. */
-    catch_one(SIGINT);
-    catch_one(SIGTERM);
-    catch_one(SIGUSR1);
+    stop_signal_install(SIGINT);
+    stop_signal_install(SIGTERM);
+    stop_signal_install(SIGUSR1);
 }
 
 void cli_stop_signals_release(void)

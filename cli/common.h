@@ -47,10 +47,10 @@ int cli_parse_double(const char *cmd, const char *option, const char *text, doub
 bool cli_is_help(const char *arg);
 
 /* Stop requests for long runs (selfplay, match): SIGINT, SIGTERM and SIGUSR1 (Slurm's warning
- * before the time limit) set the flag; a second signal of the same kind ends the process the
- * usual way. cli_stop_flag gives the flag to pass to the run; cli_stop_signals_catch installs
- * the handlers (the flag is never cleared); cli_stop_signals_release restores the defaults,
- * unless cli_stop_signals_hold was called.
+ * before the time limit) set the flag; a second SIGINT ends the process the usual way, a second
+ * SIGTERM or SIGUSR1 only repeats the request. cli_stop_flag gives the flag to pass to the run;
+ * cli_stop_signals_catch installs the handlers (the flag is never cleared);
+ * cli_stop_signals_release restores the defaults, unless cli_stop_signals_hold was called.
  *
  * cli_stop_signals_hold installs them for the rest of the process: main calls it before
  * selfplay and match start, so a signal while they load their files or print their summary is
