@@ -3,7 +3,9 @@
 # suite, builds the MPI variant and runs its 2-rank test, runs threaded self-play under
 # ThreadSanitizer (clang), then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and
 # runs the suite again.
-# Slow checks (label "slow") are left to scripts/bench/slow-tests.sh.
+# Slow checks (label "slow") are left to scripts/bench/slow-tests.sh. The real-Slurm test (label
+# "slurm", tests/slurm/) starts its own munged, slurmctld and slurmd as root: it runs in the release
+# build (as root; otherwise ctest reports it skipped), not again under the sanitizers.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
@@ -31,4 +33,4 @@ cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQLAB
   -DXQLAB_SANITIZE=ON >/dev/null
 cmake --build "$root/build-asan" -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir "$root/build-asan" --output-on-failure -LE slow -j"$jobs"
+  ctest --test-dir "$root/build-asan" --output-on-failure -LE 'slow|slurm' -j"$jobs"

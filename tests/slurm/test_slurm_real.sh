@@ -1,0 +1,177 @@
+#!/bin/bash
+# The Slurm templates under a real Slurm: a single-node cluster of its own (tests/slurm/cluster.sh:
+# munged, slurmctld, slurmd from Debian's munge, slurmctld, slurmd and slurm-client, no systemd,
+# state, logs and ports of its own) runs scripts/slurm/selfplay-array.sbatch as a 4-task array
+# of a tiny run, with merge.sbatch submitted after it with --dependency=afterany:
+#   * task 3 is cancelled mid-run (scancel: SIGTERM to the batch script and to xqlab): xqlab
+#     stops gracefully (exit 130, its .tmp kept), the task ends CANCELLED and is not requeued;
+#   * task 1 gets the time limit's warning mid-run (scancel --batch --signal=USR1, which is what
+#     --signal=B:USR1@T sends): it requeues itself and the requeued run resumes and completes;
+#   * the merge runs once every task has ended (after the requeued task, not before) and refuses,
+#     naming task 3 and writing nothing;
+#   * --array=1,3 with SHARDS=4 resubmits two tasks: 1 is already complete, 3 resumes and
+#     completes; a second merge (afterany on that job) joins the 4 shards, equal to one
+#     single-process run of the same seed (tests/python/compare_datasets.py).
+# Then the daemons are stopped and no process of the cluster may be left. Run as root (the
+# cluster's SlurmUser); the Slurm packages are required: without them the test fails.
+# Usage: test_slurm_real.sh XQLAB PLUGIN_DIR SOURCE_DIR
+set -u
+xqlab=$(realpath "$1")
+export HDF5_PLUGIN_PATH=$2
+src=$(realpath "$3")
+here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
+compare="/usr/bin/python3 $src/tests/python/compare_datasets.py"
+t0=$(date +%s)
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "SKIP: the real-Slurm test runs its daemons as root (SlurmUser=root); run it as root (scripts/test.sh does)"
+  exit 77
+fi
+
+# shellcheck source=cluster.sh
+. "$here/cluster.sh"
+dir=$(mktemp -d /tmp/xqlab-slurm.XXXXXX)
+chmod 755 "$dir" # munged wants every folder above its socket searchable by all
+failed=0
+finish() {
+  local rc=$?
+  [ $failed -eq 1 ] && rc=1
+  if ! cluster_stop; then
+    echo "FAIL: the cluster's processes did not all end"
+    rc=1
+  fi
+  if [ $rc -ne 0 ]; then
+    echo "--- the last lines of the logs ($dir is removed)"
+    for f in "$dir"/logs/* "$dir"/ctld.log "$dir"/d.log; do
+      [ -f "$f" ] && { echo "--- $f"; tail -n 15 "$f"; }
+    done
+  fi
+  rm -rf "$dir"
+  exit $rc
+}
+trap finish EXIT
+trap 'exit 1' INT TERM
+fail() { echo "FAIL: $*"; failed=1; exit 1; }
+elapsed() { echo "$(($(date +%s) - t0)) s"; }
+
+cluster_start "$dir/cluster" || fail "the Slurm daemons did not start"
+echo "cluster up ($(elapsed))"
+
+variant=xiangqi
+games=240
+seed=21
+shards=4
+args="--playouts 32 --flush-games 1"
+mkdir -p "$dir/logs" "$dir/run"
+# What every task and merge gets (sbatch --export=ALL passes the submitting environment on).
+export XQLAB="$xqlab" VARIANT=$variant GAMES=$games SEED=$seed RUN_DIR="$dir/run" XQLAB_ARGS="$args"
+shard() { printf '%s/run/%s.shard-%04d-of-%04d.h5' "$dir" $variant "$1" $shards; }
+# Options that fit the test's node (4 CPUs, a few GB); the templates' own #SBATCH lines stay.
+fit=(--cpus-per-task=1 --time=10 --chdir="$dir")
+task_fit=("${fit[@]}" --mem-per-cpu=100M)
+merge_fit=("${fit[@]}" --mem=200M)
+
+# job_field JOB FIELD: FIELD=VALUE of `scontrol show job JOB` (no accounting here: no sacct).
+job_field() { scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
+# wait_state JOB SECONDS STATE...: until JOB is in one of the STATEs.
+wait_state() {
+  local job=$1 limit=$(($2 * 5)) i=0 st
+  shift 2
+  while :; do
+    st=$(job_field "$job" JobState)
+    for s in "$@"; do [ "$st" = "$s" ] && return 0; done
+    i=$((i + 1))
+    [ $i -lt $limit ] || fail "job $job: state '$st' after $((limit / 5)) s, expected $* ($(elapsed))"
+    sleep 0.2
+  done
+}
+has_game() {
+  [ -f "$1" ] && HDF5_USE_FILE_LOCKING=FALSE "$xqlab" inspect --json "$1" 2>/dev/null | grep -Eq '"games": [1-9]'
+}
+# wait_playing FILE JOB: until JOB's xqlab has created FILE (its .tmp: it is playing; 60 s at
+# most); fails if JOB ends first. (A .tmp being written cannot be read reliably, so its games
+# are counted only once it is closed.)
+wait_playing() {
+  local i=0 st
+  until [ -s "$1" ]; do
+    i=$((i + 1))
+    [ $i -lt 600 ] || fail "$1: not created in 60 s ($(elapsed))"
+    st=$(job_field "$2" JobState)
+    case "$st" in PENDING | CONFIGURING | RUNNING | "") ;; *) fail "job $2 ended ($st) before it wrote $1" ;; esac
+    sleep 0.1
+  done
+}
+
+# The reference: one process playing the whole run.
+"$xqlab" selfplay -v $variant -n $games --seed $seed $args -t 1 --progress quiet \
+  -o "$dir/single.h5" >/dev/null 2>"$dir/logs/single" &
+single=$!
+
+jid=$(sbatch --parsable --array=0-3 "${task_fit[@]}" --output="$dir/logs/sp-%A_%a.log" \
+  --export=ALL,SHARDS=$shards "$src/scripts/slurm/selfplay-array.sbatch") || fail "sbatch of the array"
+mjid=$(sbatch --parsable --dependency=afterany:"$jid" "${merge_fit[@]}" --output="$dir/logs/merge1.log" \
+  --export=ALL,SHARDS=$shards "$src/scripts/slurm/merge.sbatch") || fail "sbatch of the merge"
+echo "array $jid, merge $mjid submitted"
+log() { echo "$dir/logs/sp-${jid}_$1.log"; }
+
+# Task 3: cancelled by its user once it has saved a game.
+wait_state "${jid}_3" 60 RUNNING
+wait_playing "$(shard 3).tmp" "${jid}_3"
+scancel "${jid}_3" || fail "scancel ${jid}_3"
+# Task 1: the time limit's warning (--signal=B:USR1@120 sends USR1 to the batch script only).
+wait_state "${jid}_1" 60 RUNNING
+wait_playing "$(shard 1).tmp" "${jid}_1"
+scancel --batch --signal=USR1 "${jid}_1" || fail "scancel --signal=USR1 ${jid}_1"
+echo "task 3 cancelled, task 1 warned ($(elapsed))"
+
+wait_state "${jid}_3" 60 CANCELLED
+grep -q 'interrupted after' "$(log 3)" \
+  || fail "task 3: xqlab did not stop gracefully after scancel: $(tail -n 3 "$(log 3)")"
+grep -q 'not requeued' "$(log 3)" || fail "task 3: no 'not requeued' in its log: $(tail -n 3 "$(log 3)")"
+[ "$(job_field "${jid}_3" Restarts)" = 0 ] || fail "the cancelled task 3 was requeued"
+[ -f "$(shard 3).tmp" ] && [ ! -e "$(shard 3)" ] || fail "task 3 left no $(shard 3).tmp"
+has_game "$(shard 3).tmp" || fail "task 3's $(shard 3).tmp lost its games"
+
+# Task 1 requeues itself; a requeued task may start again only after 121 s: start it now.
+i=0
+until [ "$(job_field "${jid}_1" Restarts)" = 1 ]; do
+  i=$((i + 1)); [ $i -lt 300 ] || fail "task 1 was not requeued after USR1: $(tail -n 3 "$(log 1)")"
+  sleep 0.2
+done
+grep -q 'requeueing' "$(log 1)" || fail "task 1: no 'requeueing' in its log"
+wait_state "${jid}_1" 30 PENDING RUNNING COMPLETED
+[ "$(job_field "${jid}_1" JobState)" = PENDING ] && scontrol update jobid="${jid}_1" StartTime=now
+wait_state "${jid}_1" 90 COMPLETED
+grep -q 'resumed run' "$(log 1)" || fail "the requeued task 1 did not resume: $(tail -n 3 "$(log 1)")"
+[ -f "$(shard 1)" ] && [ ! -e "$(shard 1).tmp" ] || fail "task 1 did not complete its shard"
+wait_state "${jid}_0" 90 COMPLETED
+wait_state "${jid}_2" 90 COMPLETED
+echo "tasks 0-2 complete, 1 after a requeue ($(elapsed))"
+
+# The first merge ran after every task ended (task 1's second run included) and refused.
+wait_state "$mjid" 60 FAILED COMPLETED
+[ "$(job_field "$mjid" JobState)" = FAILED ] || fail "merge $mjid with shard 3 unfinished: $(job_field "$mjid" JobState)"
+grep -q "resubmit the tasks 3 (sbatch --array=3" "$dir/logs/merge1.log" \
+  || fail "merge $mjid did not name task 3 alone: $(cat "$dir/logs/merge1.log")"
+[ ! -e "$dir/run/$variant.h5" ] || fail "merge $mjid wrote $dir/run/$variant.h5 with shard 3 unfinished"
+
+# Resubmission of two tasks of the run: --array=1,3 with the run's SHARDS.
+jid2=$(sbatch --parsable --array=1,3 "${task_fit[@]}" --output="$dir/logs/sp-%A_%a.log" \
+  --export=ALL,SHARDS=$shards "$src/scripts/slurm/selfplay-array.sbatch") || fail "sbatch --array=1,3"
+mjid2=$(sbatch --parsable --dependency=afterany:"$jid2" "${merge_fit[@]}" --output="$dir/logs/merge2.log" \
+  --export=ALL,SHARDS=$shards "$src/scripts/slurm/merge.sbatch") || fail "sbatch of the second merge"
+wait_state "${jid2}_1" 90 COMPLETED
+wait_state "${jid2}_3" 90 COMPLETED
+grep -q 'already complete' "$dir/logs/sp-${jid2}_1.log" \
+  || fail "resubmitted task 1 did not find its shard complete: $(tail -n 3 "$dir/logs/sp-${jid2}_1.log")"
+grep -q 'resumed run' "$dir/logs/sp-${jid2}_3.log" \
+  || fail "resubmitted task 3 did not resume: $(tail -n 3 "$dir/logs/sp-${jid2}_3.log")"
+wait_state "$mjid2" 60 COMPLETED FAILED
+[ "$(job_field "$mjid2" JobState)" = COMPLETED ] || fail "merge $mjid2: $(cat "$dir/logs/merge2.log")"
+echo "resubmitted 1,3 and merged ($(elapsed))"
+
+wait $single || fail "single-process run: $(tail -n 3 "$dir/logs/single")"
+$compare "$dir/single.h5" "$dir/run/$variant.h5" || fail "the merged Slurm run differs from the single run"
+
+cluster_stop || fail "the cluster's processes did not all end"
+echo "real slurm: ok ($(elapsed))"
