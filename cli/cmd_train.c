@@ -634,6 +634,21 @@ static int export_weights(const TrainArgs *a, const TrainSettings *s)
         free(recs);
         return cli_report(CMD, &err);
     }
+    /* The features of the run's rule set that the weights in force leave at their defaults (all
+     * of them when no generation was promoted over starting weights 'none'). */
+    char variant_path[PATH_MAX];
+    snprintf(variant_path, sizeof variant_path, "%s/variant.ini", a->dir);
+    Variant *v = variant_load_file(variant_path, &err);
+    Evaluator *bare = v ? eval_create(v, NULL, &err) : NULL;
+    WeightsFit fit;
+    if (!bare || weights_fit(bare, best, &fit, &err) != 0) {
+        eval_free(bare);
+        variant_free(v);
+        free(text);
+        free(recs);
+        return cli_report(CMD, &err);
+    }
+    int missing = fit.features - fit.matched;
     CliOutput o = CLI_OUTPUT_INIT;
     const char *inputs[1] = {best};
     int status = cli_output_claim(&o, CMD, "--export", a->export_path, a->force ? CLI_OUTPUT_FORCE : 0, inputs, 1);
@@ -646,12 +661,27 @@ static int export_weights(const TrainArgs *a, const TrainSettings *s)
             train_report_provenance(f, a->dir, s, recs, n);
             fprintf(f, "; The weights file of that generation follows, with its own provenance.\n;\n");
             fputs(text, f);
+            if (*text && text[strlen(text) - 1] != '\n')
+                fputc('\n', f);
+            if (missing > 0) {
+                /* The evaluation is the same; the file names every feature, so the rule set finds it
+                 * among the shipped files and later edits of the variant's piece values do not change it. */
+                fprintf(f, "; The %d features it does not name, at the defaults they had in this run (the piece "
+                        "values of\n; the run's variant.ini, the rest 0):\n", missing);
+                if (!strstr(text, "[weights]"))
+                    fputs("[weights]\n", f);
+                for (int i = 0; i < eval_feature_count(bare); i++)
+                    if (!fit.names_feature[i])
+                        fprintf(f, "%s = %.17g\n", eval_feature_name(bare, i), eval_weight(bare, i));
+            }
             status = cli_output_commit(&o);
             if (status == EXIT_OK && !a->quiet)
                 fprintf(stderr, "xqlab train: the weights in force (%s) written to %s\n", best, a->export_path);
         }
     }
     cli_output_release(&o);
+    eval_free(bare);
+    variant_free(v);
     free(text);
     free(recs);
     return status;

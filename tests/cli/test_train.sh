@@ -186,6 +186,21 @@ run -o A --export out.ini > /dev/null 2> e2.err
 rc=$?
 [ $rc -eq 1 ] && grep -q 'force' e2.err && ok "export never replaces without --force" || fail "export again: exit $rc: $(cat e2.err)"
 run -o A --export out.ini --force > /dev/null 2>&1 && ok "export --force" || fail "export --force"
+# Weights in force that name only some features (H kept its starting weights, the nearest shipped
+# file, xiangqi.ini: 29 names) are exported with the others at their defaults: the file names every
+# feature of the rule set, and plays the same games as the file it came from.
+nf=$("$XQLAB" variants --weights xiangqi | sed -n 's/^rule set xiangqi: \([0-9]*\) evaluation features$/\1/p')
+run -o H --export h.ini > /dev/null 2> e3.err
+[ -n "$nf" ] && [ "$(grep -c '^[a-z][a-z_.0-9]* = ' h.ini)" = "$nf" ] && grep -q "^; The $((nf - 29)) features it does not name" h.ini &&
+    ok "export names every feature ($nf)" || fail "export of partial weights: $nf features, $(grep -c ' = ' h.ini) lines: $(cat e3.err)"
+# games PLAYER-WEIGHTS: the summary of 4 short self-play games without the weights' name and the times
+games() {
+    "$XQLAB" selfplay -v xiangqi -n 4 --playouts 8 --seed 5 -t 1 --weights "$1" --no-output --progress quiet --json 2>/dev/null |
+        sed 's/"weights": "[^"]*"//; s/"wall_seconds": [0-9.]*//'
+}
+g1=$(games H/gen0/weights.ini)
+[ -n "$g1" ] && [ "$g1" = "$(games h.ini)" ] && ok "exported defaults play the same games" ||
+    fail "exported defaults play other games"
 run -o A -g 3 > /dev/null 2> g3.err && [ -f A/gen3/record.ini ] && [ "$(value generations A/train.ini)" = 3 ] &&
     ok "-g 3 extends the run" || fail "-g 3: $(cat g3.err)"
 
