@@ -104,6 +104,9 @@ same_as_a() {
 eval "exec \"$XQLAB\" train -o B $tiny -g 2 --sprt -600,-500,0.25,0.25 -t 1 --quiet" > /dev/null 2> b.err &
 bg=$!
 wait_file B/gen1/selfplay.h5.tmp
+# The loop and its self-play are frozen at once (SIGSTOP), so that under load they cannot finish
+# both tiny generations while the second loop below starts; the SIGKILL ends them stopped.
+kill -STOP $bg $(pgrep -P $bg 2>/dev/null) 2>/dev/null
 # While it runs, a second loop on the folder is refused by the run's lock.
 "$XQLAB" train -o B -t 1 --quiet > /dev/null 2> lock.err
 rc=$?
