@@ -1,6 +1,7 @@
 /* test_weights_choice.c - weights follow the features, not the rule set's name: which shipped
  * weights file a rule set gets, partial files (a new piece keeps its piece value), ties, and the
  * refusals. */
+#include <dirent.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,6 +54,53 @@ static Variant *edited_variant(const char *name, const char *from1, const char *
     return v;
 }
 
+/* A folder holding copies of the two xiangqi weights files only, as shipped before the other rule
+ * sets had files of their own: the cases below about a rule set without a file of its own. */
+static char xq_only_dir[64];
+
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        assert_int_equal(n, fwrite(buf, 1, n, out));
+    fclose(in);
+    assert_int_equal(0, fclose(out));
+}
+
+static const char *xiangqi_only_weights(void)
+{
+    if (!xq_only_dir[0]) {
+        snprintf(xq_only_dir, sizeof xq_only_dir, "/tmp/xq-weights-xq-XXXXXX");
+        assert_non_null(mkdtemp(xq_only_dir));
+        const char *names[] = {"xiangqi.ini", "xiangqi-tuned.ini"};
+        for (int i = 0; i < 2; i++) {
+            char from[1024], to[1024];
+            snprintf(from, sizeof from, "%s/%s", WEIGHTS_DIR, names[i]);
+            snprintf(to, sizeof to, "%s/%s", xq_only_dir, names[i]);
+            copy_file(from, to);
+        }
+    }
+    return xq_only_dir;
+}
+
+static void remove_xiangqi_only_weights(void)
+{
+    if (!xq_only_dir[0])
+        return;
+    char path[1024];
+    const char *names[] = {"xiangqi.ini", "xiangqi-tuned.ini"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", xq_only_dir, names[i]);
+        unlink(path);
+    }
+    rmdir(xq_only_dir);
+    xq_only_dir[0] = '\0';
+}
+
 static Evaluator *evaluator_with(const Variant *v, const char *path)
 {
     XqError err;
@@ -100,18 +148,22 @@ static void renamed_copy_gets_xiangqi_weights(void **state)
     variant_free(xq);
 }
 
-/* Sniper xiangqi is xiangqi plus a piece: xiangqi.ini applies (all 29 names exist), the sniper's
- * features and the finer families keep their defaults, so the new piece starts from its piece value (4.5 in
- * sniper.ini) and every shared feature from xiangqi's weights. */
+/* Sniper xiangqi is xiangqi plus a piece: without a sniper file (a folder of the xiangqi files only)
+ * xiangqi.ini applies (all 29 names exist), the sniper's features and the finer families keep
+ * their defaults, so the new piece starts from its piece value (4.5 in sniper.ini) and every
+ * shared feature from xiangqi's weights. */
 static void new_piece_starts_from_nearest_plus_piece_value(void **state)
 {
     (void)state;
     Variant *sn = test_load_variant("sniper");
     WeightsChoice c;
     XqError err;
-    assert_int_equal(0, weights_choose(sn, WEIGHTS_DIR, VARIANTS_DIR, &c, &err));
+    const char *dir = xiangqi_only_weights();
+    assert_int_equal(0, weights_choose(sn, dir, VARIANTS_DIR, &c, &err));
     assert_int_equal(WEIGHTS_NEAREST, c.how);
-    assert_string_equal(WEIGHTS_DIR "/xiangqi.ini", c.path);
+    char want_path[1024];
+    snprintf(want_path, sizeof want_path, "%s/xiangqi.ini", dir);
+    assert_string_equal(want_path, c.path);
     assert_int_equal(29, c.fit.named);
     Evaluator *e = evaluator_with(sn, c.path);
     int nf = eval_feature_count(e);
@@ -132,14 +184,15 @@ static void new_piece_starts_from_nearest_plus_piece_value(void **state)
     variant_free(sn);
 }
 
-/* Banqi has xiangqi's piece names but not its zones or royal safety: no shipped file applies. */
+/* Banqi has xiangqi's piece names but not its zones or royal safety: neither xiangqi file applies
+ * (a folder of the xiangqi files only; banqi ships its own). */
 static void no_file_applies(void **state)
 {
     (void)state;
     Variant *bq = test_load_variant("banqi");
     WeightsChoice c;
     XqError err;
-    assert_int_equal(0, weights_choose(bq, WEIGHTS_DIR, VARIANTS_DIR, &c, &err));
+    assert_int_equal(0, weights_choose(bq, xiangqi_only_weights(), VARIANTS_DIR, &c, &err));
     assert_int_equal(WEIGHTS_NONE, c.how);
     assert_string_equal("", c.path);
     Evaluator *bare = evaluator_with(bq, NULL);
@@ -223,6 +276,41 @@ static void ranking_and_errors(void **state)
     variant_free(xq);
 }
 
+/* Every shipped rule set (configs/variants/NAME.ini) finds configs/weights/NAME.ini as its nearest
+ * shipped weights, which loads; the files exported by xqlab train name every feature of their rule
+ * set (xiangqi.ini, the hand-set default, names its 29 coarse features). */
+static void every_rule_set_finds_its_own_file(void **state)
+{
+    (void)state;
+    DIR *d = opendir(VARIANTS_DIR);
+    assert_non_null(d);
+    int seen = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t len = strlen(de->d_name);
+        if (len <= 4 || strcmp(de->d_name + len - 4, ".ini") != 0)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(len - 4), de->d_name);
+        Variant *v = test_load_variant(name);
+        WeightsChoice c;
+        XqError err;
+        assert_int_equal(0, weights_choose(v, WEIGHTS_DIR, VARIANTS_DIR, &c, &err));
+        char want[1024];
+        snprintf(want, sizeof want, "%s/%s.ini", WEIGHTS_DIR, name);
+        if (c.how != WEIGHTS_NEAREST || strcmp(c.path, want) != 0)
+            fail_msg("rule set %s: nearest shipped weights '%s', expected %s", name, c.path, want);
+        Evaluator *e = evaluator_with(v, c.path);
+        assert_int_equal(c.fit.named, c.fit.matched);
+        if (strcmp(name, "xiangqi") != 0 && c.fit.named != eval_feature_count(e))
+            fail_msg("rule set %s: its file names %d of its %d features", name, c.fit.named, eval_feature_count(e));
+        eval_free(e);
+        variant_free(v);
+        seen++;
+    }
+    closedir(d);
+    assert_int_equal(11, seen);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +318,9 @@ int main(void)
         cmocka_unit_test(new_piece_starts_from_nearest_plus_piece_value),
         cmocka_unit_test(no_file_applies),
         cmocka_unit_test(ranking_and_errors),
+        cmocka_unit_test(every_rule_set_finds_its_own_file),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    remove_xiangqi_only_weights();
+    return failed;
 }
