@@ -4,7 +4,7 @@
 # started without systemd. Sourced by tests/slurm/test_slurm_real.sh:
 #   . cluster.sh; cluster_start DIR; ...; cluster_stop
 # cluster_start writes DIR/slurm.conf (free ports of its own, state and logs under DIR), exports
-# SLURM_CONF and waits until the node is idle. cluster_stop cancels every job, then ends the
+# SLURM_CONF and waits until the node (6 CPUs, whatever the machine has) is idle. cluster_stop cancels every job, then ends the
 # daemons and any process still carrying this SLURM_CONF (job steps, their programs) by process
 # id, waits for them and reports any left. Both are safe to call twice; nothing outside DIR is
 # touched.
@@ -57,7 +57,7 @@ cluster_start() {
   CLUSTER_DIR=$1
   CLUSTER_BG_PIDS=
   CLUSTER_STOPPED=
-  local host ctld_port d_port i t
+  local host ctld_port d_port first_job i t
   for t in munged slurmctld slurmd sbatch scontrol sinfo squeue scancel srun; do
     if ! command -v "$t" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$t" ]; then
       cluster_log "$t is not installed: install the Debian packages slurmctld slurmd slurm-client munge (scripts/packages.txt)"
@@ -66,7 +66,7 @@ cluster_start() {
   done
   export PATH="$PATH:/usr/sbin"
   host=$(hostname -s 2>/dev/null || hostname)
-  mkdir -p "$CLUSTER_DIR/munge" "$CLUSTER_DIR/ctld" "$CLUSTER_DIR/d" || return 1
+  mkdir -p "$CLUSTER_DIR/munge" "$CLUSTER_DIR/ctld" "$CLUSTER_DIR/d" "$CLUSTER_DIR/tmp" || return 1
   # munged checks every folder above its socket: each must be searchable by all.
   chmod 755 "$CLUSTER_DIR"
   chmod 755 "$CLUSTER_DIR/munge"
@@ -78,6 +78,9 @@ cluster_start() {
     return 1
   fi
   while [ "$d_port" = "$ctld_port" ]; do d_port=$(cluster_free_port); done
+  # Job ids of its own too: a few names outside the folder are made of them (PMIx's
+  # spmix_appdir_UID_JOB.STEP, under TmpFS here), and two clusters may run side by side.
+  first_job=$((1000 + (RANDOM % 30000) * 100))
   cat >"$CLUSTER_DIR/slurm.conf" <<CONF
 ClusterName=xqlabtest
 SlurmctldHost=$host
@@ -95,6 +98,8 @@ SlurmdPidFile=$CLUSTER_DIR/d.pid
 SlurmctldLogFile=$CLUSTER_DIR/ctld.log
 SlurmdLogFile=$CLUSTER_DIR/d.log
 SlurmdParameters=config_overrides
+TmpFS=$CLUSTER_DIR/tmp
+FirstJobId=$first_job
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
@@ -106,7 +111,7 @@ ReturnToService=2
 SchedulerType=sched/backfill
 SchedulerParameters=sched_interval=2
 MinJobAge=600
-NodeName=$host NodeAddr=127.0.0.1 CPUs=4 RealMemory=4000 State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=6 RealMemory=4000 State=UNKNOWN
 PartitionName=debug Default=YES Nodes=ALL MaxTime=INFINITE State=UP
 CONF
   export SLURM_CONF="$CLUSTER_DIR/slurm.conf"

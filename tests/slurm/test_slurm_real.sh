@@ -9,6 +9,11 @@
 #     --signal=B:USR1@T sends): it requeues itself and the requeued run resumes and completes;
 #   * the merge runs once every task has ended (after the requeued task, not before) and refuses,
 #     naming task 3 and writing nothing;
+#   * a second job on shard 0 while task 0 plays it (held with SIGSTOP meanwhile) is refused by
+#     the output's lock (FAILED, exit 1, 'locked by pid N on HOST' naming task 0's xqlab), and
+#     task 0's .tmp is left byte for byte as it was (task 0 then completes its shard);
+#   * a job submitted with --dependency=afterok on the array is never started
+#     (DependencyNeverSatisfied) once task 3 is cancelled;
 #   * --array=1,3 with SHARDS=4 resubmits two tasks: 1 is already complete, 3 resumes and
 #     completes; a second merge (afterany on that job) joins the 4 shards, equal to one
 #     single-process run of the same seed (tests/python/compare_datasets.py).
@@ -33,8 +38,10 @@ fi
 dir=$(mktemp -d /tmp/xqlab-slurm.XXXXXX)
 chmod 755 "$dir" # munged wants every folder above its socket searchable by all
 failed=0
+held_pid=
 finish() {
   local rc=$?
+  [ -n "$held_pid" ] && kill -CONT "$held_pid" 2>/dev/null
   [ $failed -eq 1 ] && rc=1
   if ! cluster_stop; then
     echo "FAIL: the cluster's processes did not all end"
@@ -66,7 +73,7 @@ mkdir -p "$dir/logs" "$dir/run"
 # What every task and merge gets (sbatch --export=ALL passes the submitting environment on).
 export XQLAB="$xqlab" VARIANT=$variant GAMES=$games SEED=$seed RUN_DIR="$dir/run" XQLAB_ARGS="$args"
 shard() { printf '%s/run/%s.shard-%04d-of-%04d.h5' "$dir" $variant "$1" $shards; }
-# Options that fit the test's node (4 CPUs, a few GB); the templates' own #SBATCH lines stay.
+# Options that fit the test's node (6 CPUs, a few GB); the templates' own #SBATCH lines stay.
 fit=(--cpus-per-task=1 --time=10 --chdir="$dir")
 task_fit=("${fit[@]}" --mem-per-cpu=100M)
 merge_fit=("${fit[@]}" --mem=200M)
@@ -84,6 +91,27 @@ wait_state() {
     [ $i -lt $limit ] || fail "job $job: state '$st' after $((limit / 5)) s, expected $* ($(elapsed))"
     sleep 0.2
   done
+}
+# wait_for SECONDS WHAT COMMAND...: until COMMAND succeeds (polled every 0.2 s).
+wait_for() {
+  local limit=$(($1 * 5)) what=$2 i=0
+  shift 2
+  until "$@"; do
+    i=$((i + 1))
+    [ $i -lt $limit ] || fail "waited $((limit / 5)) s for $what ($(elapsed))"
+    sleep 0.2
+  done
+}
+# retry_scancel ARGS...: scancel, again while slurmctld answers that the job cannot be altered
+# now (it does while the job is being started or ended; 20 s at most).
+retry_scancel() {
+  local i
+  for i in $(seq 40); do
+    scancel "$@" 2>"$dir/scancel.err" && return 0
+    grep -qi 'try again\|can not be altered now' "$dir/scancel.err" || break
+    sleep 0.5
+  done
+  fail "scancel $*: $(cat "$dir/scancel.err")"
 }
 has_game() {
   [ -f "$1" ] && HDF5_USE_FILE_LOCKING=FALSE "$xqlab" inspect --json "$1" 2>/dev/null | grep -Eq '"games": [1-9]'
@@ -111,18 +139,45 @@ jid=$(sbatch --parsable --array=0-3 "${task_fit[@]}" --output="$dir/logs/sp-%A_%
   --export=ALL,SHARDS=$shards "$src/scripts/slurm/selfplay-array.sbatch") || fail "sbatch of the array"
 mjid=$(sbatch --parsable --dependency=afterany:"$jid" "${merge_fit[@]}" --output="$dir/logs/merge1.log" \
   --export=ALL,SHARDS=$shards "$src/scripts/slurm/merge.sbatch") || fail "sbatch of the merge"
-echo "array $jid, merge $mjid submitted"
+okjid=$(sbatch --parsable --dependency=afterok:"$jid" "${merge_fit[@]}" --output="$dir/logs/afterok.log" \
+  --wrap=true) || fail "sbatch of the afterok job"
+echo "array $jid, merge $mjid, afterok job $okjid submitted"
 log() { echo "$dir/logs/sp-${jid}_$1.log"; }
+
+# A second job on shard 0 while task 0 plays it (the same task submitted twice). Task 0's xqlab
+# is held with SIGSTOP meanwhile, so that under load it cannot finish its shard before the
+# second job starts (which would then rightly find the shard complete), and so that its .tmp
+# must stay byte for byte what it was.
+wait_state "${jid}_0" 60 RUNNING
+wait_playing "$(shard 0).tmp" "${jid}_0"
+wait_for 30 "task 0 to write its lock file" test -s "$(shard 0).lock"
+held_pid=$(awk '{print $1; exit}' "$(shard 0).lock")
+[ -n "$held_pid" ] && kill -STOP "$held_pid" || fail "task 0: no xqlab process in $(shard 0).lock: $(cat "$(shard 0).lock")"
+tmp0_before=$(stat -c '%i %s %Y' "$(shard 0).tmp")-$(sha256sum <"$(shard 0).tmp")
+dup=$(sbatch --parsable --array=0 "${task_fit[@]}" --output="$dir/logs/dup-%A_%a.log" \
+  --export=ALL,SHARDS=$shards "$src/scripts/slurm/selfplay-array.sbatch") || fail "sbatch of the second task 0"
 
 # Task 3: cancelled by its user once it has saved a game.
 wait_state "${jid}_3" 60 RUNNING
 wait_playing "$(shard 3).tmp" "${jid}_3"
-scancel "${jid}_3" || fail "scancel ${jid}_3"
+retry_scancel "${jid}_3"
 # Task 1: the time limit's warning (--signal=B:USR1@120 sends USR1 to the batch script only).
 wait_state "${jid}_1" 60 RUNNING
 wait_playing "$(shard 1).tmp" "${jid}_1"
-scancel --batch --signal=USR1 "${jid}_1" || fail "scancel --signal=USR1 ${jid}_1"
+retry_scancel --batch --signal=USR1 "${jid}_1"
 echo "task 3 cancelled, task 1 warned ($(elapsed))"
+
+wait_state "${dup}_0" 90 FAILED COMPLETED CANCELLED
+grep -q "locked by pid $held_pid on $(hostname)" "$dir/logs/dup-${dup}_0.log" \
+  || fail "a second task on shard 0 was not refused by its lock (held by pid $held_pid): $(job_field "${dup}_0" JobState), $(tail -n 3 "$dir/logs/dup-${dup}_0.log")"
+[ "$(job_field "${dup}_0" JobState)" = FAILED ] && [ "$(job_field "${dup}_0" ExitCode)" = 1:0 ] \
+  || fail "the refused second task 0 ended $(job_field "${dup}_0" JobState) with exit $(job_field "${dup}_0" ExitCode), expected FAILED 1:0"
+tmp0_after=$(stat -c '%i %s %Y' "$(shard 0).tmp")-$(sha256sum <"$(shard 0).tmp")
+[ "$tmp0_after" = "$tmp0_before" ] || fail "the refused second task 0 touched $(shard 0).tmp: $tmp0_before -> $tmp0_after"
+[ ! -e "$(shard 0)" ] || fail "the refused second task 0 wrote $(shard 0)"
+kill -CONT "$held_pid"
+held_pid=
+echo "a second task 0 refused by the lock, task 0's .tmp untouched ($(elapsed))"
 
 wait_state "${jid}_3" 60 CANCELLED
 grep -q 'interrupted after' "$(log 3)" \
@@ -154,6 +209,13 @@ wait_state "$mjid" 60 FAILED COMPLETED
 grep -q "resubmit the tasks 3 (sbatch --array=3" "$dir/logs/merge1.log" \
   || fail "merge $mjid did not name task 3 alone: $(cat "$dir/logs/merge1.log")"
 [ ! -e "$dir/run/$variant.h5" ] || fail "merge $mjid wrote $dir/run/$variant.h5 with shard 3 unfinished"
+# afterok would have waited for ever: once task 3 is cancelled (and though task 1 completed on
+# its second run), Slurm says the dependency can never be satisfied and never starts the job.
+never_satisfied() { [ "$(job_field "$okjid" Reason)" = DependencyNeverSatisfied ]; }
+wait_for 30 "the afterok job $okjid to be DependencyNeverSatisfied" never_satisfied
+[ "$(job_field "$okjid" JobState)" = PENDING ] || fail "afterok job $okjid ran: $(job_field "$okjid" JobState)"
+[ ! -e "$dir/logs/afterok.log" ] || fail "afterok job $okjid started (it wrote its log)"
+retry_scancel "$okjid"
 
 # Resubmission of two tasks of the run: --array=1,3 with the run's SHARDS.
 jid2=$(sbatch --parsable --array=1,3 "${task_fit[@]}" --output="$dir/logs/sp-%A_%a.log" \
