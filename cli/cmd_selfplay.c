@@ -481,6 +481,23 @@ int cmd_selfplay(int argc, char **argv)
     bool print_summary = true;
 #endif
     if (report.interrupted) {
+#ifdef XQLAB_WITH_MPI
+        if (mpi.active) {
+            /* Each rank speaks of its own shard; rank 0 also of the whole run. */
+            if (mpi.shard_interrupted)
+                fprintf(stderr, "xqlab selfplay: rank %d of %d: interrupted after %llu of the %llu games of its "
+                        "shard; they are in %s.tmp\n", mpi.rank, mpi.size, (unsigned long long)mpi.shard_done,
+                        (unsigned long long)mpi.shard_games, out);
+            else
+                fprintf(stderr, "xqlab selfplay: rank %d of %d: its shard %s is complete (%llu games); another "
+                        "rank was interrupted\n", mpi.rank, mpi.size, out, (unsigned long long)mpi.shard_games);
+            if (mpi.rank == 0)
+                fprintf(stderr, "xqlab selfplay: interrupted after %llu of %llu games of the run (%d ranks); the "
+                        "shards are kept: run the same command with the same number of ranks and --resume to "
+                        "complete it\n", (unsigned long long)mpi.run_done, (unsigned long long)mpi.run_games,
+                        mpi.size);
+        } else
+#endif
         fprintf(stderr, "xqlab selfplay: interrupted after %llu of %llu games; the finished games "
                 "are in %s.tmp: run the same command with --resume to complete it\n",
                 (unsigned long long)(report.resumed_games + report.played), (unsigned long long)o.games,

@@ -243,12 +243,18 @@ int selfplay_mpi_run(SelfplayMpi *m, SelfplayOptions *o, uint64_t total_games, b
         memset(totals, 0, sizeof *totals);
         rc = reload(o->out_path, totals, err);
     }
+    /* This rank's own shard, before the figures below become the run's. */
+    m->shard_interrupted = report->interrupted;
+    m->shard_games = o->games;
+    m->shard_done = already_complete ? o->games : report->resumed_games + report->played;
+    m->run_games = total_games;
+    m->run_done = 0;
     /* Every rank's outcome: failed, interrupted; and the run figures. */
     uint64_t flags[2] = {rc < 0, report->interrupted}, any[2];
-    uint64_t figures[3] = {report->resumed_games, report->played, report->playouts}, sums[3];
+    uint64_t figures[4] = {report->resumed_games, report->played, report->playouts, m->shard_done}, sums[4];
     double wall = report->wall_seconds, longest = 0;
     MPI_Allreduce(flags, any, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Reduce(figures, sums, 3, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(figures, sums, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     MPI_Reduce(&wall, &longest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (!any[0] && reduce_totals(m, totals, err) < 0)
         rc = -1;
@@ -257,6 +263,7 @@ int selfplay_mpi_run(SelfplayMpi *m, SelfplayOptions *o, uint64_t total_games, b
         report->played = sums[1];
         report->playouts = sums[2];
         report->wall_seconds = longest;
+        m->run_done = sums[3];
     }
     report->interrupted = any[1] != 0;
     if (rc < 0)

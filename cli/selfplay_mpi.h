@@ -11,6 +11,12 @@ typedef struct SelfplayMpi {
     bool active;        /* started by mpirun: this process is rank `rank` of `size` */
     int rank, size;
     bool agreed;        /* the ranks have agreed on whether to run (selfplay_mpi_agree) */
+    /* Set by selfplay_mpi_run, for the messages of an interrupted run: this rank's own shard
+     * (games in its file, of its range; whether this rank itself was stopped before the end) and
+     * the whole run (games in all shards, of -n; valid on rank 0). */
+    bool shard_interrupted;
+    uint64_t shard_done, shard_games;
+    uint64_t run_done, run_games;
 } SelfplayMpi;
 
 /* Initialises MPI if the process was started by mpirun / srun with MPI (OMPI_COMM_WORLD_SIZE,
@@ -26,7 +32,8 @@ int selfplay_mpi_agree(SelfplayMpi *m, int status);
  * other ranks; rank 0 prints the progress of the whole run (o->progress) for `total_games`.
  * already_complete: the shard was finished by an earlier run (only its totals are read).
  * reload(path) reads the totals of a whole shard after a resume. At the end *totals and *report
- * of rank 0 describe all ranks; if every rank completed its shard, rank 0 writes the index
+ * of rank 0 describe all ranks (report->interrupted: some rank was; m->shard_* this rank's own
+ * shard, m->run_* the whole run); if every rank completed its shard, rank 0 writes the index
  * `index_out` (an existing one is checked instead). Returns 0 or -1 with *err. */
 int selfplay_mpi_run(SelfplayMpi *m, SelfplayOptions *o, uint64_t total_games, bool already_complete,
                      const char *index_out, const char *command_line,
