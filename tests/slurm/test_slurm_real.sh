@@ -16,7 +16,9 @@
 #     (DependencyNeverSatisfied) once task 3 is cancelled;
 #   * --array=1,3 with SHARDS=4 resubmits two tasks: 1 is already complete, 3 resumes and
 #     completes; a second merge (afterany on that job) joins the 4 shards, equal to one
-#     single-process run of the same seed (tests/python/compare_datasets.py).
+#     single-process run of the same seed (tests/python/compare_datasets.py);
+#   * `srun -n 2` of a plain selfplay with one -o: one task refused by the lock (exit 1), the
+#     other's file equal to a single run.
 # Then the daemons are stopped and no process of the cluster may be left. Run as root (the
 # cluster's SlurmUser); the Slurm packages are required: without them the test fails.
 # Usage: test_slurm_real.sh XQLAB PLUGIN_DIR SOURCE_DIR
@@ -234,6 +236,23 @@ echo "resubmitted 1,3 and merged ($(elapsed))"
 
 wait $single || fail "single-process run: $(tail -n 3 "$dir/logs/single")"
 $compare "$dir/single.h5" "$dir/run/$variant.h5" || fail "the merged Slurm run differs from the single run"
+
+# `srun -n 2` of a plain (non-MPI) selfplay: two processes with one -o. One plays the run; the
+# other is refused by the lock, naming the first one's pid, and writes nothing.
+# (60 games: several seconds, so that the two tasks overlap even if one starts late.)
+srun_games=60
+"$xqlab" selfplay -v $variant -n $srun_games --seed $seed $args -t 1 --progress quiet \
+  -o "$dir/single2.h5" >/dev/null 2>"$dir/logs/single2" &
+single2=$!
+srun -n 2 --cpus-per-task=1 --mem-per-cpu=100M --time=5 --chdir="$dir" --output="$dir/logs/srun2-%t.log" \
+  "$xqlab" selfplay -v $variant -n $srun_games --seed $seed $args -t 1 --progress quiet -o "$dir/srun2.h5"
+rc=$?
+[ $rc -eq 1 ] || fail "srun -n 2 on one output: exit $rc, expected 1 (one task refused): $(cat "$dir"/logs/srun2-*.log)"
+[ "$(cat "$dir"/logs/srun2-*.log | grep -c 'srun2.h5: locked by pid [0-9]* on ')" -eq 1 ] \
+  || fail "srun -n 2: not exactly one task refused by the lock: $(cat "$dir"/logs/srun2-*.log)"
+wait $single2 || fail "single-process run of $srun_games games: $(tail -n 3 "$dir/logs/single2")"
+$compare "$dir/single2.h5" "$dir/srun2.h5" || fail "srun -n 2: the run that got the lock differs from a single run"
+echo "srun -n 2 on one output: one task refused by the lock, the other's file complete ($(elapsed))"
 
 cluster_stop || fail "the cluster's processes did not all end"
 echo "real slurm: ok ($(elapsed))"
