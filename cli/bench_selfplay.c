@@ -191,8 +191,17 @@ int bench_selfplay(int argc, char **argv)
         bpp[r] = two.bytes_per_position;
         fprintf(stderr, "run %ld: 1 thread %.1f s, 2 threads %.1f s\n", r + 1, one.wall, two.wall);
     }
-    printf("bench selfplay: xiangqi, %ld games, %d playouts/move, %ld runs (medians)%s%s\n", games,
-           p.playouts, repeat, preset ? ", preset " : "", preset ? preset : "");
+    char budget[64];
+    if (p.search == SEARCH_AB && p.movetime > 0)
+        snprintf(budget, sizeof budget, "alpha-beta %d ms/move", p.movetime);
+    else if (p.search == SEARCH_AB)
+        snprintf(budget, sizeof budget, "alpha-beta depth %d/move", p.ab_depth);
+    else if (p.movetime > 0)
+        snprintf(budget, sizeof budget, "%d ms/move", p.movetime);
+    else
+        snprintf(budget, sizeof budget, "%d playouts/move", p.playouts);
+    printf("bench selfplay: xiangqi, %ld games, %s, %ld runs (medians)%s%s\n", games, budget,
+           repeat, preset ? ", preset " : "", preset ? preset : "");
     printf("playouts/s per thread      %.0f\n", median(pps, (int)repeat));
     printf("games/hour per core        %.0f (1 thread), %.0f (2 threads)\n", median(gph1, (int)repeat),
            median(gph2, (int)repeat));

@@ -528,9 +528,14 @@ int cmd_selfplay(int argc, char **argv)
                    &report);
     } else if (print_summary) {
         char budget[96];
+        bool ab = params.search == SEARCH_AB;
         if (params.movetime > 0)
-            snprintf(budget, sizeof budget, "%d ms/move, timed: %.0f playouts/move on average",
-                     params.movetime, report.searches ? (double)report.playouts / (double)report.searches : 0.0);
+            snprintf(budget, sizeof budget, "%s%d ms/move, timed: %.0f %s/move on average",
+                     ab ? "alpha-beta, " : "", params.movetime,
+                     report.searches ? (double)report.playouts / (double)report.searches : 0.0,
+                     ab ? "positions" : "playouts");
+        else if (ab)
+            snprintf(budget, sizeof budget, "alpha-beta, depth %d/move", params.ab_depth);
         else
             snprintf(budget, sizeof budget, "%d playouts/move", params.playouts);
         printf("xqlab selfplay: %s, %llu games played in %.1f s (%.2f games/s, %s)%s\n",

@@ -97,6 +97,7 @@ struct Mcts {
     bool module_moves;
     bool tables_vary;
     bool root_noised;
+    bool sampling;           /* search = ab: score the candidates for sampling (mcts_set_sampling) */
     uint64_t truncated_searches; /* searches cut short by a full arena, since creation */
     const HiddenKnowledge *knowledge; /* capture_knowledge = capturer: the game's, or NULL */
     SearchControl control;   /* stop flag, playout cap, progress callback (mcts_set_control) */
@@ -1024,6 +1025,103 @@ static void ab_report(const AbRootResult *r, void *user)
     m->control.info(&info, m->control.info_user);
 }
 
+/* Exact score (centipawns, root side) of root move mv after a root search that completed
+ * `depth` plies: the move's own search one ply less (plus a check extension, as the root search
+ * does), a reveal the mean over its identities, a game end after it by the rule set. */
+static int ab_move_score(Mcts *m, Position *pos, Move mv, int depth)
+{
+    Move out[HIDDEN_MAX_OUTCOMES];
+    double prob[HIDDEN_MAX_OUTCOMES];
+    int n = 1;
+    out[0] = mv;
+    prob[0] = 1.0;
+    if (hidden_on(m->v) && hidden_is_chance(pos, mv))
+        n = hidden_outcomes(pos, mv, out, prob);
+    double sum = 0, weight = 0;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        pos_do_move(pos, out[i], &u);
+        int score;
+        GameStatus st = pos_game_status(pos);
+        if (st.result == RESULT_DRAW)
+            score = 0;
+        else if (st.result != RESULT_NONE)
+            score = (st.result == RESULT_RED_WINS) == (pos->side == RED) ? -(AB_MATE - 1)
+                                                                          : AB_MATE - 1;
+        else
+            score = -ab_search(m->ab, pos, depth - 1 + (pos->in_check ? 1 : 0), m->p->qsearch_depth,
+                               NULL);
+        pos_undo_move(pos, out[i], &u);
+        sum += prob[i] * score;
+        weight += prob[i];
+    }
+    return weight > 0 ? (int)lrint(sum / weight) : 0;
+}
+
+/* mcts_set_sampling: the sampling weights of the root moves near the best. The root search
+ * leaves most moves with the bound of a null-window test, often within the margin, so the
+ * moves it does not rule out are first scored by a shallow search (two plies less than the
+ * root's, at most two), and only the AB_SAMPLE_MAX best of those within twice the margin of
+ * the best move's shallow score are searched to the full depth (every one of them when the root
+ * search is two plies deep or less: then the full depth is the cheap one). */
+enum { AB_SAMPLE_MAX = 4 };
+
+static void ab_sample(Mcts *m, Position *pos, const AbRootResult *r, SearchResult *out)
+{
+    const SearchParams *p = m->p;
+    int margin = (int)lrint(p->ab_margin * 100.0);
+    if (r->nmoves < 2 || margin <= 0 || abs(r->score) > AB_MATE_BOUND || r->depth < 1)
+        return;
+    int pre[XQ_MAX_MOVES], exact[XQ_MAX_MOVES], order[XQ_MAX_MOVES];
+    int n = 0, best_i = -1;
+    int shallow = r->depth > 4 ? 2 : r->depth > 2 ? r->depth - 2 : 1;
+    for (int i = 0; i < r->nmoves; i++) {
+        exact[i] = INT_MIN;
+        if (r->moves[i] == r->best)
+            best_i = i;
+        else if (r->move_score[i] < r->score - margin)
+            continue;
+        pre[i] = r->depth > 2 ? ab_move_score(m, pos, r->moves[i], shallow) : 0;
+        order[n++] = i;
+    }
+    if (best_i < 0 || n < 2)
+        return;
+    /* Best shallow scores first (insertion sort: n is a root's move count). */
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && pre[order[b]] > pre[order[b - 1]]; b--) {
+            int t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
+        }
+    exact[best_i] = r->score;
+    int top = r->score, searched = 0;
+    for (int k = 0; k < n && (searched < AB_SAMPLE_MAX || r->depth <= 2); k++) {
+        int i = order[k];
+        if (i == best_i)
+            continue;
+        if (r->depth > 2 && pre[i] < pre[best_i] - 2 * margin)
+            break;
+        exact[i] = ab_move_score(m, pos, r->moves[i], r->depth);
+        searched++;
+        if (exact[i] > top)
+            top = exact[i];
+    }
+    if (top > AB_MATE_BOUND)
+        return;
+    int nweighted = 0;
+    for (int i = 0; i < r->nmoves; i++) {
+        out->child_weight[i] = 0.0f;
+        if (exact[i] != INT_MIN && exact[i] >= top - margin) {
+            out->child_weight[i] = (float)exp(-(top - exact[i]) / (100.0 * p->ab_temperature));
+            nweighted++;
+        }
+    }
+    if (nweighted < 2)
+        return;
+    out->weighted = true;
+    out->ncandidates = nweighted;
+}
+
 /* search = ab: the move of ab_root_search within the parameters' budget (movetime; else the
  * control's cap on positions, or a search only the stop flag ends; else ab_depth plies), in the
  * result's form: the best move with one visit, every root move's score as its value, the
@@ -1073,7 +1171,14 @@ static int ab_root(Mcts *m, Position *pos, SearchResult *out)
         out->pv_visits[i] = 1;
     out->seconds = clock_seconds() - start;
     out->static_eval = (float)tanh(eval_score(m->e, pos) / p->eval_scale);
+    if (m->sampling)
+        ab_sample(m, pos, r, out);
     return 0;
+}
+
+void mcts_set_sampling(Mcts *m, bool on)
+{
+    m->sampling = on;
 }
 
 int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
@@ -1220,14 +1325,17 @@ Move mcts_pick(const SearchResult *r, double t, Rng *rng)
         return r->best;
     /* Weights visits^(1/t), computed in logs so large counts and small t do not overflow. */
     double lw[XQ_MAX_MOVES], top = -1e300;
+    bool some[XQ_MAX_MOVES];
     for (int i = 0; i < r->nchildren; i++) {
-        lw[i] = r->child_visits[i] ? log((double)r->child_visits[i]) / t : -1e300;
+        double w = r->weighted ? (double)r->child_weight[i] : (double)r->child_visits[i];
+        some[i] = w > 0;
+        lw[i] = some[i] ? log(w) / t : -1e300;
         if (lw[i] > top)
             top = lw[i];
     }
     double sum = 0;
     for (int i = 0; i < r->nchildren; i++) {
-        lw[i] = r->child_visits[i] ? exp(lw[i] - top) : 0.0;
+        lw[i] = some[i] ? exp(lw[i] - top) : 0.0;
         sum += lw[i];
     }
     if (!(sum > 0))

@@ -40,6 +40,12 @@ typedef struct SearchResult {
     Move pv[MCTS_PV_MAX];      /* it, ending at a leaf or at an undrawn reveal (a chance event) */
     uint32_t pv_visits[MCTS_PV_MAX]; /* visits of the node each move leads to */
     int depth;                 /* search = ab: the last completed iteration's depth (0: MCTS) */
+    bool weighted;             /* search = ab with sampling (mcts_set_sampling): mcts_pick draws
+                                * by child_weight instead of the visits */
+    int ncandidates;           /* with weighted: root moves with a weight (the best included) */
+    float child_weight[XQ_MAX_MOVES]; /* with weighted: exp(-(top - score) / ab_temperature) for
+                                       * the moves whose exact score is within ab_margin of the
+                                       * top one, else 0 */
 } SearchResult;
 
 /* Progress of a running search, given to the SearchControl callback. */
@@ -106,6 +112,20 @@ void mcts_set_knowledge(Mcts *m, const HiddenKnowledge *k);
  * playout budget without them stays as deterministic as before. */
 void mcts_set_control(Mcts *m, const SearchControl *c);
 
+/* search = ab: whether the following searches also score the root moves near the best exactly
+ * and give them sampling weights (SearchResult.weighted), so that mcts_pick with a temperature
+ * draws among them instead of playing the best; self-play turns it on for its temperature
+ * plies. The moves whose bound from the root search is within p->ab_margin pawns of the best
+ * score are ranked by a shallow search, and the best few of them (4, among those within twice
+ * the margin by that ranking) are searched again on their own, to the depth the root search
+ * completed (one ply less after the move, a reveal as the mean over its identities); those
+ * whose exact score is within the margin of the top one get weight exp(-(top - score) /
+ * p->ab_temperature). Without a
+ * second candidate, or with a forced result at the root, the result is not weighted. Off by
+ * default; no effect on MCTS searches. The candidates' searches come after a timed search's
+ * move time. */
+void mcts_set_sampling(Mcts *m, bool on);
+
 /* Forgets the tree (new game). No allocation: the arena is reused. */
 void mcts_reset(Mcts *m);
 
@@ -132,9 +152,10 @@ int mcts_search(Mcts *m, Position *pos, Rng *rng, bool noise, SearchResult *out)
  * root has no such child: for tests and analysis of the move heuristic. */
 float mcts_root_prior(const Mcts *m, Move mv);
 
-/* Picks the move to play: by visit counts with temperature `t` (probability ~ visits^(1/t));
- * t = 0 gives r->best (the most visited move, or a proven win), and so does a proven win at any
- * temperature. Draws from `rng` only when it samples. */
+/* Picks the move to play: by visit counts with temperature `t` (probability ~ visits^(1/t)),
+ * or by r->child_weight^(1/t) for a weighted result (mcts_set_sampling); t = 0 gives r->best
+ * (the most visited move, or a proven win), and so does a proven win at any temperature. Draws
+ * from `rng` only when it samples. */
 Move mcts_pick(const SearchResult *r, double t, Rng *rng);
 
 /* Temperature for the move at game ply `ply` (0-based): p->temperature for the first

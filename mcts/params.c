@@ -66,6 +66,8 @@ static const ParamInfo PARAMS[] = {
     P_DBL(progress_pull, 0, 1),
     P_CHOICE(search, SEARCH_NAMES),
     P_INT(ab_depth, 1, 24),
+    P_DBL(ab_margin, 0, 100),
+    P_POS(ab_temperature, 100),
 };
 
 enum { NPARAMS = (int)(sizeof PARAMS / sizeof PARAMS[0]) };
@@ -79,6 +81,8 @@ void params_default(SearchParams *p)
     memset(p, 0, sizeof *p);
     p->search = SEARCH_MCTS;
     p->ab_depth = 6;
+    p->ab_margin = 0.4;
+    p->ab_temperature = 0.15;
     p->playouts = 200;
     p->c_puct = 1.5;
     p->fpu_reduction = 0.25;

@@ -57,6 +57,10 @@ typedef struct SearchParams {
     double progress_pull;      /* leaf value x (1 - pull x share of the move limit used) */
     int search;                /* SearchKind */
     int ab_depth;              /* search = ab without a time budget: full-width depth per move */
+    double ab_margin;          /* search = ab, self-play's temperature plies: root moves scoring
+                                * within this many pawns of the best are candidates (0 = none) */
+    double ab_temperature;     /* ... drawn with weight exp(-(best - score) / this), in pawns,
+                                * then raised to 1 / temperature as visits are */
 } SearchParams;
 
 /* Number of parameters and the name of each, in params_write order. */

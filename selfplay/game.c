@@ -165,6 +165,9 @@ int game_play(Mcts *const m[2], const SearchParams *p, const Variant *v, const c
         if (nmoves >= max_plies)
             break; /* adjudicated draw at the length cap */
         SearchResult sr;
+        double temperature = nmoves < p->temperature_plies ? p->temperature : 0.0;
+        /* search = ab: its temperature plies draw among the root moves near the best. */
+        mcts_set_sampling(m[pos->side], temperature > 0);
         if (mcts_search(m[pos->side], pos, &rng, p->dirichlet_epsilon > 0, &sr) < 0)
             break; /* unreachable: the status above saw legal moves */
         stats->playouts += (uint64_t)sr.playouts;
@@ -182,7 +185,6 @@ int game_play(Mcts *const m[2], const SearchParams *p, const Variant *v, const c
                     stats->would_resign_side = us;
             }
         }
-        double temperature = nmoves < p->temperature_plies ? p->temperature : 0.0;
         Move mv = mcts_pick(&sr, temperature, &rng);
         if (g->has_deal)
             mv = hidden_resolve(pos, mv, &deal); /* the identity comes from the deal */

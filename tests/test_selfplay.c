@@ -2,6 +2,7 @@
  * games are reproducible from (seed, index), and the run totals add up. */
 #include "test_util.h"
 
+#include <dirent.h>
 #include <math.h>
 
 #include "game.h"
@@ -210,6 +211,134 @@ static void reaches_repetition(void **state)
     assert_true(g.plies >= 8);
 }
 
+/* search = ab self-play: the first temperature_plies plies draw among the root moves within
+ * ab_margin of the best (mcts_set_sampling). The same seed and index give the same game, other
+ * indices give other openings, and without a margin every game is the same one. The dataset's
+ * policy is the one-hot target of the best move, played or not; after the temperature plies the
+ * best move is played. */
+static int first_plies_of(Fixture *f, uint64_t index, Move *out, int n)
+{
+    GameStats gs;
+    GameRecord g = play(f, NULL, 7, index, &gs);
+    int k = g.nmoves < n ? g.nmoves : n;
+    memcpy(out, g.moves, (size_t)k * sizeof *out);
+    return k;
+}
+
+static void ab_games_sample_the_opening(void **state)
+{
+    Fixture *f = *state;
+    f->p.search = SEARCH_AB;
+    f->p.ab_depth = 2;
+    f->p.temperature_plies = 8;
+    f->p.max_plies = 20;
+    f->p.resign_moves = 0;
+    f->p.hash_mb = 1;
+    enum { GAMES = 6, PLIES = 8 };
+    Move open[GAMES][PLIES];
+    int len[GAMES];
+    int played_other = 0;
+    for (int i = 0; i < GAMES; i++) {
+        GameStats gs;
+        GameRecord g = play(f, NULL, 7, (uint64_t)i, &gs);
+        assert_true(g.nmoves >= PLIES);
+        len[i] = first_plies_of(f, (uint64_t)i, open[i], PLIES); /* replayed: the same game */
+        assert_int_equal(len[i], PLIES);
+        g = play(f, NULL, 7, (uint64_t)i, &gs);
+        assert_memory_equal(g.moves, open[i], sizeof open[i]);
+        for (int k = 0; k < g.npositions; k++) {
+            const PositionRecord *r = &g.positions[k];
+            assert_int_equal(r->policy_count, 1);
+            assert_true(g.policy_moves[r->policy_first] == r->best);
+            assert_int_equal(g.policy_visits[r->policy_first], 1);
+            if (k >= PLIES)
+                assert_true(r->played == r->best);
+            played_other += r->played != r->best;
+        }
+    }
+    int distinct = 0;
+    for (int i = 0; i < GAMES; i++) {
+        bool seen = false;
+        for (int j = 0; j < i; j++)
+            seen |= memcmp(open[i], open[j], sizeof open[i]) == 0;
+        distinct += !seen;
+    }
+    assert_true(distinct >= 3);
+    assert_true(played_other > 0);
+    /* No margin: nothing to draw from, every game is the first. */
+    f->p.ab_margin = 0;
+    for (int i = 1; i < GAMES; i++) {
+        Move o[PLIES];
+        assert_int_equal(first_plies_of(f, (uint64_t)i, o, PLIES), PLIES);
+        if (i == 1)
+            first_plies_of(f, 0, open[0], PLIES);
+        assert_memory_equal(o, open[0], sizeof o);
+    }
+}
+
+/* The sampled alpha-beta self-play of every shipped rule set (each .ini of configs/variants)
+ * replays: every played move legal where it was played, the dataset's board the replayed one. */
+static void ab_selfplay_in_every_rule_set(void **state)
+{
+    (void)state;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/configs/variants", XQ_SOURCE_DIR);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *de;
+    int sets = 0;
+    while ((de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+        if (n < 5 || strcmp(de->d_name + n - 4, ".ini") != 0)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(n - 4), de->d_name);
+        Fixture f = {0};
+        f.v = test_load_variant(name);
+        XqError err;
+        f.e = eval_create(f.v, NULL, &err);
+        assert_non_null(f.e);
+        params_default(&f.p);
+        f.p.search = SEARCH_AB;
+        f.p.ab_depth = 1;
+        f.p.hash_mb = 1;
+        f.p.max_plies = 12;
+        f.p.arena_nodes = 1 << 12;
+        f.pos = malloc(sizeof *f.pos);
+        Position *replay = malloc(sizeof *replay);
+        for (uint64_t game = 0; game < 2; game++) {
+            GameStats gs;
+            GameRecord g = play(&f, NULL, 3, game, &gs);
+            assert_true(g.nmoves > 0);
+            assert_int_equal(pos_set_fen(replay, f.v, g.start_fen, NULL), 0);
+            HiddenDeal deal;
+            memcpy(deal.id, g.deal, sizeof deal.id);
+            for (int k = 0; k < g.npositions; k++) {
+                assert_memory_equal(g.positions[k].board, replay->board, (size_t)f.v->npoints);
+                MoveList list;
+                pos_generate_legal(replay, &list);
+                bool legal = false;
+                for (int i = 0; i < list.count; i++)
+                    legal |= g.has_deal ? hidden_same_move(replay, list.moves[i], g.moves[k], &deal)
+                                        : list.moves[i] == g.moves[k];
+                if (!legal)
+                    fail_msg("%s game %d ply %d: illegal move", name, (int)game, k);
+                Undo u;
+                pos_do_move(replay, g.moves[k], &u);
+            }
+        }
+        free(replay);
+        mcts_free(f.m);
+        game_buffers_free(&f.buf);
+        free(f.pos);
+        eval_free(f.e);
+        variant_free(f.v);
+        sets++;
+    }
+    closedir(d);
+    assert_true(sets >= 11);
+}
+
 /* Totals: W/D/L, lengths and the Wilson interval agree with hand counts. */
 static void totals_add_up(void **state)
 {
@@ -318,6 +447,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(records_replay, setup, teardown),
         cmocka_unit_test_setup_teardown(reaches_repetition, setup_no_limit, teardown),
         cmocka_unit_test(totals_add_up),
+        cmocka_unit_test_setup_teardown(ab_games_sample_the_opening, setup, teardown),
+        cmocka_unit_test(ab_selfplay_in_every_rule_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
