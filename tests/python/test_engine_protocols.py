@@ -22,6 +22,11 @@ ONLY = sys.argv[3:]
 # limit was kept is checked on the time the engine itself reports for its search (info time,
 # XBoard's centiseconds), which the machine's load does not shift.
 PROMPT = float(os.environ.get("XQLAB_TEST_PROMPT", "20"))
+# The engine reads its clock between search steps; on a loaded machine the thread can be
+# descheduled right before the deadline and report a few milliseconds more (seen: 304 ms for a
+# 300 ms movetime at load 20). The time checks allow this much, far below any overrun that
+# matters (a step that ignored the deadline would overrun by its whole budget).
+SLACK_MS = 50
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 JIEQI_START = ("xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1 "
@@ -183,7 +188,7 @@ def test_uci_movetime():
     took = time.monotonic() - t
     check(0.2 <= took < 0.3 + PROMPT, "go movetime 300 answered after %.3f s" % took)
     info = [l for l in lines if l.startswith("info depth")][-1]
-    check(int(info_field(info, "time")) <= 300, "searched longer than movetime: %r" % info)
+    check(int(info_field(info, "time")) <= 300 + SLACK_MS, "searched longer than movetime: %r" % info)
     check(int(info_field(info, "nodes")) > 1, "a timed search ran one playout")
     e.send("quit")
     e.close()
@@ -296,7 +301,7 @@ def test_uci_alpha_beta():
     took = time.monotonic() - t
     check(took < 0.3 + PROMPT, "go movetime 300 answered after %.3f s" % took)
     info = [l for l in lines if l.startswith("info depth")][-1]
-    check(int(info_field(info, "time")) <= 300, "searched longer than movetime: %r" % info)
+    check(int(info_field(info, "time")) <= 300 + SLACK_MS, "searched longer than movetime: %r" % info)
     check(int(info_field(info, "depth")) >= 3, "depth %r in 300 ms" % info)
     e.send("position fen " + MATE_IN_1)
     e.send("go movetime 2000")
@@ -530,7 +535,7 @@ def test_xboard():
     check(legal_after(None, ["h2e2", mv]), "xboard move %s illegal" % mv)
     think = [l for l in lines if re.match(r"^\d+ -?\d+ \d+ \d+ ", l)]
     check(think, "no thinking output with post: %r" % lines)
-    check(int(think[-1].split()[2]) <= 100, "st 1 exceeded: %r" % think[-1])   # centiseconds
+    check(int(think[-1].split()[2]) <= 100 + SLACK_MS // 10, "st 1 exceeded: %r" % think[-1])   # centiseconds
     e.send("usermove z9z9")
     e.expect(r"^Illegal move \(.*\): z9z9$")
     e.send("usermove h9h0")
@@ -560,7 +565,7 @@ def test_xboard():
     mv = lines[-1].split()[1]
     check(time.monotonic() - t < 5 + PROMPT, "5 s clock: no answer")
     think = [l for l in lines if re.match(r"^\d+ -?\d+ \d+ \d+ ", l)]
-    check(think and int(think[-1].split()[2]) <= 250,
+    check(think and int(think[-1].split()[2]) <= 250 + SLACK_MS // 10,
           "5 s clock: searched more than half of it: %r" % think[-1:])
     check(legal_after(None, ["h2e2", "h9g7", mv]), "go: move %s illegal" % mv)
     # The engine claims a result it delivers.
