@@ -127,7 +127,9 @@
     return false;
 
 #define XQ_ANY_KIND(k) true
-#define XQ_IN_KINDS(k) ((kinds >> (k)) & 1)
+/* A piece with no kind (a face-down piece reports -1) is in no set: shifting by it would be
+ * undefined (found by UBSan in alpha-beta self-play of a face-down rule set). */
+#define XQ_IN_KINDS(k) ((unsigned)(k) < 32u && ((kinds >> (k)) & 1))
 
 bool pos_royal_attacked(const Position *pos, Side side)
 {
