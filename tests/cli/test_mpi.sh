@@ -40,52 +40,58 @@ live_lock_pid() { # the pid in $1.lock if it is a live process other than $2
   p=$(cut -d' ' -f1 "$1.lock" 2>/dev/null)
   [ -n "$p" ] && [ "$p" != "$2" ] && kill -0 "$p" 2>/dev/null && echo "$p"
 }
-irun="$dir/int.h5"
-ishard() { printf '%s/int.shard-%04d-of-0002.h5' "$dir" "$1"; }
-icommon="-v xiangqi --playouts 32 --seed 37 -n 60 -t 1 --flush-games 1 --progress quiet"
+# Each shard is far longer than the ranks' start-up skew (30 games of a shard took 0.35 s here and
+# one CI machine finished a shard before its SIGTERM landed): run 1 is never meant to complete.
+brun="$dir/big.h5"
+bshard() { printf '%s/big.shard-%04d-of-0002.h5' "$dir" "$1"; }
+bcommon="-v xiangqi --playouts 32 --seed 37 -n 20000 -t 1 --flush-games 1 --progress quiet"
 # 1. mpirun itself gets SIGTERM (it passes it to both ranks) once both ranks are playing.
-$mpi "$xqlab" selfplay $icommon -o "$irun" >/dev/null 2>"$dir/int1.err" &
+$mpi "$xqlab" selfplay $bcommon -o "$brun" >/dev/null 2>"$dir/int1.err" &
 mp=$!
 i=0
-until [ -s "$(ishard 0).tmp" ] && [ -s "$(ishard 1).tmp" ]; do
+until [ -s "$(bshard 0).tmp" ] && [ -s "$(bshard 1).tmp" ]; do
   i=$((i + 1)); [ $i -lt 600 ] || { kill -KILL $mp; fail "the ranks did not start in 60 s: $(cat "$dir/int1.err")"; }
   sleep 0.1
 done
 kill -TERM $mp
 wait $mp && fail "mpirun -np 2 ended 0 after SIGTERM"
-[ -e "$(ishard 0)" ] || [ -e "$(ishard 1)" ] && fail "a shard completed before the SIGTERM (too fast a run for this check)"
+[ -e "$(bshard 0)" ] || [ -e "$(bshard 1)" ] && fail "a shard of 10000 games completed before the SIGTERM"
 sum=0
 for r in 0 1; do
-  g=$(games_in "$(ishard $r).tmp")
-  [ -n "$g" ] || fail "rank $r left no readable $(ishard $r).tmp"
-  grep -qF "rank $r of 2: interrupted after $g of the 30 games of its shard; they are in $(ishard $r).tmp" "$dir/int1.err" \
-    || fail "rank $r's interruption message does not say its own $g of 30 games: $(grep interrupted "$dir/int1.err")"
+  g=$(games_in "$(bshard $r).tmp")
+  [ -n "$g" ] || fail "rank $r left no readable $(bshard $r).tmp"
+  grep -qF "rank $r of 2: interrupted after $g of the 10000 games of its shard; they are in $(bshard $r).tmp" "$dir/int1.err" \
+    || fail "rank $r's interruption message does not say its own $g of 10000 games: $(grep interrupted "$dir/int1.err")"
   sum=$((sum + g))
 done
-grep -qF "interrupted after $sum of 60 games of the run (2 ranks)" "$dir/int1.err" \
-  || fail "rank 0 does not say the run's $sum of 60 games: $(grep interrupted "$dir/int1.err")"
+grep -qF "interrupted after $sum of 20000 games of the run (2 ranks)" "$dir/int1.err" \
+  || fail "rank 0 does not say the run's $sum of 20000 games: $(grep interrupted "$dir/int1.err")"
 [ "$(grep -c 'of the run' "$dir/int1.err")" -eq 1 ] || fail "the run's line is not printed once (by rank 0)"
-# 2. Resumed, and only rank 1 is stopped: rank 0 completes its shard and says so.
-old1=$(cut -d' ' -f1 "$(ishard 1).lock" 2>/dev/null)
-$mpi "$xqlab" selfplay $icommon --resume -o "$irun" >/dev/null 2>"$dir/int2.err" &
+irun="$dir/int.h5"
+ishard() { printf '%s/int.shard-%04d-of-0002.h5' "$dir" "$1"; }
+icommon="-v xiangqi --playouts 32 --seed 37 -n 600 -t 1 --flush-games 1 --progress quiet"
+# 2. A run of 600 games in which only rank 1 is stopped, once it is playing: rank 0 completes its
+# shard and says so.
+$mpi "$xqlab" selfplay $icommon --resume-if-present -o "$irun" >/dev/null 2>"$dir/int2.err" &
 mp=$!
 i=0
-until p1=$(live_lock_pid "$(ishard 1)" "$old1"); do
-  i=$((i + 1)); [ $i -lt 600 ] || { kill -KILL $mp; fail "rank 1 did not resume in 60 s: $(cat "$dir/int2.err")"; }
+until [ -s "$(ishard 1).tmp" ] && p1=$(live_lock_pid "$(ishard 1)" ""); do
+  i=$((i + 1)); [ $i -lt 600 ] || { kill -KILL $mp; fail "rank 1 did not start in 60 s: $(cat "$dir/int2.err")"; }
   sleep 0.1
 done
 kill -TERM "$p1"
 wait $mp && fail "mpirun -np 2 ended 0 with rank 1 stopped"
 [ -f "$(ishard 0)" ] && [ ! -e "$(ishard 0).tmp" ] || fail "rank 0 did not complete its shard: $(cat "$dir/int2.err")"
 g1=$(games_in "$(ishard 1).tmp")
-grep -qF "rank 0 of 2: its shard $(ishard 0) is complete (30 games); another rank was interrupted" "$dir/int2.err" \
+grep -qF "rank 0 of 2: its shard $(ishard 0) is complete (300 games); another rank was interrupted" "$dir/int2.err" \
   || fail "rank 0 (complete) does not say so: $(grep 'rank 0' "$dir/int2.err")"
-grep -qF "rank 1 of 2: interrupted after $g1 of the 30 games of its shard" "$dir/int2.err" \
-  || fail "rank 1 does not say its own $g1 of 30 games: $(grep 'rank 1' "$dir/int2.err")"
-grep -qF "interrupted after $((30 + g1)) of 60 games of the run (2 ranks)" "$dir/int2.err" \
-  || fail "rank 0 does not say the run's $((30 + g1)) of 60 games: $(grep 'of the run' "$dir/int2.err")"
+grep -qF "rank 1 of 2: interrupted after $g1 of the 300 games of its shard" "$dir/int2.err" \
+  || fail "rank 1 does not say its own $g1 of 300 games: $(grep 'rank 1' "$dir/int2.err")"
+grep -qF "interrupted after $((300 + g1)) of 600 games of the run (2 ranks)" "$dir/int2.err" \
+  || fail "rank 0 does not say the run's $((300 + g1)) of 600 games: $(grep 'of the run' "$dir/int2.err")"
+[ -e "$(ishard 1)" ] && fail "rank 1's shard of 300 games completed before its SIGTERM"
 # 3. Resumed to the end: the index equals a single-process run.
-"$xqlab" selfplay $icommon -o "$dir/isingle.h5" >/dev/null 2>&1 || fail "single-process run of 60 games"
+"$xqlab" selfplay $icommon -o "$dir/isingle.h5" >/dev/null 2>&1 || fail "single-process run of 600 games"
 $mpi "$xqlab" selfplay $icommon --resume -o "$irun" >/dev/null 2>"$dir/int3.err" || fail "final resume: $(tail -3 "$dir/int3.err")"
 $compare "$dir/isingle.h5" "$irun" || fail "the interrupted and resumed MPI run differs from the single run"
 echo "mpi 2 ranks: ok"

@@ -54,7 +54,7 @@ cluster_start "$dir/cluster" || fail "the Slurm daemons did not start"
 echo "cluster up ($(elapsed))"
 
 variant=xiangqi
-games=120
+games=600
 seed=23
 args="--playouts 32 --flush-games 1"
 mkdir -p "$dir/logs"

@@ -67,7 +67,7 @@ cluster_start "$dir/cluster" || fail "the Slurm daemons did not start"
 echo "cluster up ($(elapsed))"
 
 variant=xiangqi
-games=480
+games=1440
 seed=21
 shards=4
 args="--playouts 32 --flush-games 1"
