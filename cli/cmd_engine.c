@@ -32,7 +32,8 @@ static void usage(FILE *out)
         "                      xiangqi; UCI_Variant and VariantFile change it later)\n"
         "      --weights FILE  evaluation weights, or none (default: the nearest shipped file,\n"
         "                      as the other commands; WeightsFile changes it later)\n"
-        "      --preset NAME   search settings (configs/runs/NAME.ini or a file)\n"
+        "      --preset NAME   search settings (configs/runs/NAME.ini or a file); the engine\n"
+        "                      plays search=ab (alpha-beta) unless they or --set say mcts\n"
         "      --set KEY=VALUE a search parameter (docs/cli.md); repeatable; the tree memory is\n"
         "                      the Hash option (MiB), not arena_nodes\n"
         "      --log FILE      append every command (< ...) and answer (> ...) to FILE\n"
@@ -73,6 +74,9 @@ int cmd_engine(int argc, char **argv)
                              "Hash option (MiB), not arena_nodes", sets[i]);
     SearchParams params;
     params_default(&params);
+    /* Engine mode plays alpha-beta unless a preset or --set says otherwise: at equal time it is
+     * the stronger player in most rule sets (docs/engine.md, Gated matches). */
+    params.search = SEARCH_AB;
     int rc = preset ? cli_load_preset(CMD, preset, &params) : EXIT_OK;
     if (rc == EXIT_OK)
         rc = cli_apply_sets(CMD, sets, nsets, &params);

@@ -688,6 +688,7 @@ static void *worker_main(void *arg)
     c.info = on_worker_info;
     c.info_user = w;
     c.info_interval_ms = WORKER_INFO_MS;
+    c.clock_share = s->limits.time.clock && s->limits.time.movetime_ms <= 0;
     if (s->limits.nodes > 0)
         c.max_playouts = s->limits.nodes / s->nworkers + (w->index < s->limits.nodes % s->nworkers);
     mcts_set_control(w->m, &c);

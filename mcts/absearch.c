@@ -96,6 +96,40 @@ int ab_history(const AbSearch *s, const Position *pos, Move mv)
     return s->history[pos->board[XQ_MOVE_FROM(mv)]][XQ_MOVE_TO(mv)];
 }
 
+static double ab_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* True once a limit of the root search (stop flag, positions, deadline) is
+ * reached. */
+static bool out_of_budget(AbSearch *s)
+{
+    const AbLimits *lim = s->limits;
+    if (lim->stop && atomic_load_explicit(lim->stop, memory_order_relaxed))
+        return true;
+    if (lim->max_nodes && s->stats.nodes - s->root_nodes0 >= lim->max_nodes)
+        return true;
+    return lim->deadline > 0 && ab_clock() >= lim->deadline;
+}
+
+/* Counts against the limits of a running root search: the clock and the stop flag every 1024
+ * positions, a cap on positions exactly where it falls (full-width and capture positions
+ * alike). The first iteration always completes. */
+static inline void poll_limits(AbSearch *s)
+{
+    if (!s->limits || s->stats.nodes < s->next_poll)
+        return;
+    s->next_poll = s->stats.nodes + 1024;
+    uint64_t cap = s->limits->max_nodes ? s->root_nodes0 + s->limits->max_nodes : 0;
+    if (cap > s->stats.nodes && cap < s->next_poll)
+        s->next_poll = cap;
+    if (s->root_depth > 1 && out_of_budget(s))
+        s->abort = true;
+}
+
 /* ---- capture search ------------------------------------------------------------------------- */
 
 #define QS_ROYAL_TAKEN 1e6
@@ -107,8 +141,11 @@ int ab_history(const AbSearch *s, const Position *pos, Move mv)
  * not to move stands en prise. */
 static double qsearch(AbSearch *s, Position *pos, double alpha, double beta, int depth, double stand)
 {
+    if (s->abort)
+        return alpha; /* discarded by the full-width node above */
     s->stats.nodes++;
     s->stats.qnodes++;
+    poll_limits(s);
     if (stand >= beta)
         return stand;
     if (stand > alpha)
@@ -274,26 +311,6 @@ static void update_history(AbSearch *s, const Position *pos, Move mv, int bonus)
 static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int ply, bool pv);
 
 
-static double ab_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Asked by the full-width search every 1024 positions or so: true once a limit of the root search is
- * reached. */
-static bool out_of_budget(AbSearch *s)
-{
-    const AbLimits *lim = s->limits;
-    if (lim->stop && atomic_load_explicit(lim->stop, memory_order_relaxed))
-        return true;
-    if (lim->max_nodes && s->stats.nodes - s->root_nodes0 >= lim->max_nodes)
-        return true;
-    return lim->deadline > 0 && ab_clock() >= lim->deadline;
-}
-
-
 /* True if the side to move has a piece besides its royal pieces and pawns-like pieces of the
  * lowest value (zugzwang, where passing would help, is then unlikely). */
 static bool has_pieces(const Position *pos)
@@ -387,11 +404,7 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
     if (s->abort)
         return 0;
     s->stats.nodes++;
-    if (s->limits && s->stats.nodes >= s->next_poll) {
-        s->next_poll = s->stats.nodes + 1024;
-        if (s->root_depth > 1 && out_of_budget(s))
-            s->abort = true;
-    }
+    poll_limits(s);
     Move tt_move = XQ_MOVE_NONE;
     TtEntry *te = tt_probe(&s->tt, pos->key);
     int eval = TT_NO_EVAL;

@@ -1142,9 +1142,12 @@ static int ab_root(Mcts *m, Position *pos, SearchResult *out)
         lim.max_nodes = (uint64_t)ctl->max_playouts;
     if (p->movetime > 0) {
         lim.deadline = start + 1e-3 * p->movetime;
-        /* The next iteration takes two to three times the last: one started after half the
-         * time would rarely finish. */
-        lim.soft_deadline = start + 0.5e-3 * p->movetime;
+        /* A clock's share: the next iteration takes two to three times the last, so one started
+         * after half the share would rarely finish; its time is kept for later moves. A fixed
+         * movetime is searched to its end: an unfinished iteration still plays a move that beat
+         * the last one's best. */
+        if (ctl->clock_share)
+            lim.soft_deadline = start + 0.5e-3 * p->movetime;
     }
     AbInfoCtx ctx = {m, pos};
     lim.info = ab_report;

@@ -77,9 +77,13 @@ typedef struct SearchControl {
                                 * never); the position is in the search's view while it runs */
     void *info_user;
     int info_interval_ms;
+    bool clock_share;          /* the movetime is a share of a clock (UCI wtime/btime...): alpha-beta
+                                * starts no iteration after half of it, saving the rest for later
+                                * moves. Otherwise (a fixed time per move) it searches to the end of
+                                * the movetime: what is not spent is lost */
 } SearchControl;
 
-#define SEARCH_CONTROL_INIT {NULL, 0, NULL, NULL, 1000}
+#define SEARCH_CONTROL_INIT {NULL, 0, NULL, NULL, 1000, false}
 
 /* Creates a searcher with its own arena of p->arena_nodes nodes (24 bytes each, plus 4 bytes of
  * compaction scratch), read once here; the other parameters are read at every search, so the

@@ -272,16 +272,32 @@ def test_uci_depth_and_threads():
     e.close()
 
 
+def test_uci_mcts():
+    """search = mcts, chosen by option or preset: go nodes caps the playouts exactly."""
+    for args, send in (((), "setoption name search value mcts"), (("--set", "search=mcts"), None)):
+        e, _ = uci_engine(*args)
+        if send:
+            e.send(send)
+        e.send("position startpos moves h2e2 h9g7")
+        e.send("go nodes 700")
+        lines = e.expect("^bestmove ")
+        info = [l for l in lines if l.startswith("info depth")][-1]
+        check(info_field(info, "nodes") == "700", "mcts: final info nodes: %r" % info)
+        check(legal_after(None, ["h2e2", "h9g7", bestmove(lines)]), "mcts: illegal bestmove")
+        e.send("quit")
+        check(e.close() == 0, "exit status")
+
+
 def test_uci_alpha_beta():
-    """search = ab: iterative deepening to a depth, within a move time, a mate with its
-    distance, the ab_depth budget of a go without limits, and a bad value refused."""
+    """search = ab, the default: iterative deepening to a depth, a fixed move time used to its
+    end, a mate with its distance, the ab_depth budget of a go without limits, and a bad value
+    refused."""
     e, lines = uci_engine()
-    check(any(l.startswith("option name search type string default mcts") for l in lines),
-          "no search option")
+    check(any(l.startswith("option name search type string default ab") for l in lines),
+          "no search option with the default ab")
     e.send("setoption name search value alphabeta")
     lines = e.expect("^info string error")
     check("search: expected one of mcts, ab" in lines[-1], "bad search value: %r" % lines[-1])
-    e.send("setoption name search value ab")
     e.send("position startpos moves h2e2 h9g7")
     e.send("go depth 5")
     lines = e.expect("^bestmove ")
@@ -302,6 +318,9 @@ def test_uci_alpha_beta():
     check(took < 0.3 + PROMPT, "go movetime 300 answered after %.3f s" % took)
     info = [l for l in lines if l.startswith("info depth")][-1]
     check(int(info_field(info, "time")) <= 300 + SLACK_MS, "searched longer than movetime: %r" % info)
+    # A fixed move time is searched to its end (300 ms less the 30 ms MoveOverhead): an
+    # iteration that cannot finish still searches the best moves first.
+    check(int(info_field(info, "time")) >= 250, "a fixed move time of 300 ms left unused: %r" % info)
     check(int(info_field(info, "depth")) >= 3, "depth %r in 300 ms" % info)
     e.send("position fen " + MATE_IN_1)
     e.send("go movetime 2000")
@@ -597,7 +616,7 @@ def test_xboard():
 
 TESTS = [test_uci_handshake, test_uci_go_nodes_and_info, test_uci_movetime,
          test_uci_clock_never_flags, test_uci_stop_infinite, test_uci_depth_and_threads,
-         test_uci_alpha_beta,
+         test_uci_mcts, test_uci_alpha_beta,
          test_uci_mate_and_mated, test_uci_bad_input, test_uci_ranks_from_one,
          test_uci_variants_and_files, test_uci_jieqi_hidden, test_ucci, test_xboard]
 
