@@ -155,6 +155,17 @@ wait_playing "$(shard 0).tmp" "${jid}_0"
 wait_for 30 "task 0 to write its lock file" test -s "$(shard 0).lock"
 held_pid=$(awk '{print $1; exit}' "$(shard 0).lock")
 [ -n "$held_pid" ] && kill -STOP "$held_pid" || fail "task 0: no xqlab process in $(shard 0).lock: $(cat "$(shard 0).lock")"
+# kill returns once the signal is queued: a thread of task 0 may still finish the write it is in
+# (CI of 1045405 saw the .tmp grow after kill -STOP). The snapshot waits until every thread of
+# the process is stopped (state T).
+all_stopped() {
+  local t st
+  for t in /proc/"$held_pid"/task/*; do
+    st=$(sed 's/^.*) //' "$t/stat" 2>/dev/null | cut -d' ' -f1)
+    [ "$st" = T ] || [ -z "$st" ] || return 1
+  done
+}
+wait_for 10 "task 0's xqlab (pid $held_pid) to stop" all_stopped
 tmp0_before=$(stat -c '%i %s %Y' "$(shard 0).tmp")-$(sha256sum <"$(shard 0).tmp")
 dup=$(sbatch --parsable --array=0 "${task_fit[@]}" --output="$dir/logs/dup-%A_%a.log" \
   --export=ALL,SHARDS=$shards "$src/scripts/slurm/selfplay-array.sbatch") || fail "sbatch of the second task 0"
