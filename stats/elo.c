@@ -23,20 +23,21 @@ double elo_from_score(double score)
     return -400.0 * log10(1.0 / score - 1.0);
 }
 
-/* Mean and variance of a pair's score (points / 2: 0, 0.25, 0.5, 0.75, 1). */
-static void pair_moments(const uint64_t penta[5], double *n, double *mean, double *var)
+/* Mean and variance of a pair's score (points / 2: 0, 0.25, 0.5, 0.75, 1) from counts that may
+ * be fractional (the SPRT's pseudo-counts). */
+static void pair_moments(const double counts[5], double *n, double *mean, double *var)
 {
     double total = 0, sum = 0;
     for (int i = 0; i < 5; i++) {
-        total += (double)penta[i];
-        sum += (double)penta[i] * (i / 4.0);
+        total += counts[i];
+        sum += counts[i] * (i / 4.0);
     }
     *n = total;
     *mean = total > 0 ? sum / total : 0.5;
     double ss = 0;
     for (int i = 0; i < 5; i++) {
         double d = i / 4.0 - *mean;
-        ss += (double)penta[i] * d * d;
+        ss += counts[i] * d * d;
     }
     *var = total > 0 ? ss / total : 0;
 }
@@ -44,8 +45,10 @@ static void pair_moments(const uint64_t penta[5], double *n, double *mean, doubl
 void elo_estimate(const uint64_t pentanomial[5], EloEstimate *out)
 {
     memset(out, 0, sizeof *out);
-    double n, mean, var;
-    pair_moments(pentanomial, &n, &mean, &var);
+    double counts[5], n, mean, var;
+    for (int i = 0; i < 5; i++)
+        counts[i] = (double)pentanomial[i];
+    pair_moments(counts, &n, &mean, &var);
     out->pairs = (uint64_t)n;
     out->score = mean;
     out->los = 0.5;
@@ -100,10 +103,12 @@ void sprt_bounds(const SprtSpec *s, double *lower, double *upper)
 
 double sprt_llr(const SprtSpec *s, const uint64_t pentanomial[5])
 {
-    double n, mean, var;
-    pair_moments(pentanomial, &n, &mean, &var);
-    if (n <= 0 || var <= 0)
-        return 0;
+    /* The pairs plus SPRT_PRIOR_PAIRS pseudo-pairs spread evenly over the five outcomes: the
+     * variance is never 0, so pairs that are all won (or all lost, or all drawn) carry evidence. */
+    double counts[5], n, mean, var;
+    for (int i = 0; i < 5; i++)
+        counts[i] = (double)pentanomial[i] + SPRT_PRIOR_PAIRS / 5.0;
+    pair_moments(counts, &n, &mean, &var);
     double s0 = elo_to_score(s->elo0), s1 = elo_to_score(s->elo1);
     return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
 }

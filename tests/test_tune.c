@@ -502,28 +502,57 @@ static void test_sprt_by_hand(void **state)
     double lo, hi;
     sprt_bounds(&s, &lo, &hi);
     assert_true(fabs(lo + 2.944439) < 1e-6 && fabs(hi - 2.944439) < 1e-6);
-    /* {0, 1, 3, 4, 2}: s0 = 0.5, s1 = 1 / (1 + 10^-0.025) = 0.514387; mean 0.675, var 0.050625:
-     * LLR = 10 (0.014387)(1.35 - 0.5 - 0.514387) / (2 * 0.050625) = 0.476891. */
+    /* The LLR counts one pseudo-pair, 0.2 at each outcome (elo.h). s0 = 0.5, s1 = 1 / (1 +
+     * 10^-0.025) = 0.514387, s1 - s0 = 0.014387.
+     * {0, 1, 3, 4, 2} -> {.2, 1.2, 3.2, 4.2, 2.2}, N = 11: mean = (.3 + 1.6 + 3.15 + 2.2) / 11
+     * = 7.25 / 11 = 0.659091; E[x^2] = (.075 + .8 + 2.3625 + 2.2) / 11 = 5.4375 / 11 = 0.494318,
+     * var = 0.494318 - 0.434401 = 0.059917;
+     * LLR = 11 (0.014387)(1.318182 - 1.014387) / (2 * 0.059917) = 0.401205. */
     const uint64_t up[5] = {0, 1, 3, 4, 2};
     double llr = sprt_llr(&s, up);
-    assert_true(fabs(llr - 0.476891) < 1e-6);
+    assert_true(fabs(llr - 0.401205) < 1e-6);
     assert_int_equal(sprt_verdict(&s, llr, 10), SPRT_CONTINUE);
-    /* 100 times the pairs: same mean and variance, LLR 47.6891 -> H1. */
+    /* 100 times the pairs: N = 1001, mean = 675.5 / 1001 = 0.674825, E[x^2] = 506.625 / 1001,
+     * var = 0.050730: LLR = 1001 (0.014387)(1.349650 - 1.014387) / 0.101460 = 47.5885 -> H1
+     * (47.6891 without the pseudo-pair: a shift of 1 / N of itself). */
     const uint64_t up100[5] = {0, 100, 300, 400, 200};
-    assert_true(fabs(sprt_llr(&s, up100) - 47.6891) < 1e-4);
+    assert_true(fabs(sprt_llr(&s, up100) - 47.5885) < 1e-4);
     assert_int_equal(sprt_verdict(&s, sprt_llr(&s, up100), 1000), SPRT_ACCEPT_H1);
-    /* Mirror image (A losing): mean 0.325, LLR = 1000 (0.014387)(0.65 - 1.014387) / 0.10125
-     * = -51.78 -> H0. */
+    /* Mirror image (A losing): mean 0.325175, LLR = 1001 (0.014387)(0.650350 - 1.014387) /
+     * 0.101460 = -51.6728 -> H0. */
     const uint64_t down100[5] = {200, 400, 300, 100, 0};
-    assert_true(fabs(sprt_llr(&s, down100) + 51.7780) < 1e-3);
+    assert_true(fabs(sprt_llr(&s, down100) + 51.6728) < 1e-4);
     assert_int_equal(sprt_verdict(&s, sprt_llr(&s, down100), 1000), SPRT_ACCEPT_H0);
     /* The same LLR before the minimum number of pairs: no verdict yet. */
     assert_int_equal(s.min_pairs, SPRT_MIN_PAIRS_DEFAULT);
-    assert_int_equal(sprt_verdict(&s, 47.6891, SPRT_MIN_PAIRS_DEFAULT - 1), SPRT_CONTINUE);
-    assert_int_equal(sprt_verdict(&s, 47.6891, SPRT_MIN_PAIRS_DEFAULT), SPRT_ACCEPT_H1);
-    /* No spread yet: no information. */
-    const uint64_t flat[5] = {0, 0, 7, 0, 0};
-    assert_true(sprt_llr(&s, flat) == 0);
+    assert_int_equal(sprt_verdict(&s, 47.5885, SPRT_MIN_PAIRS_DEFAULT - 1), SPRT_CONTINUE);
+    assert_int_equal(sprt_verdict(&s, 47.5885, SPRT_MIN_PAIRS_DEFAULT), SPRT_ACCEPT_H1);
+
+    /* Score 100%, no spread: 20 pairs all won -> {.2, .2, .2, .2, 20.2}, N = 21; mean =
+     * (.3 + 20.2) / 21 = 0.976190, E[x^2] = (.175 + 20.2) / 21 = 0.970238, var = 0.970238 -
+     * 0.952948 = 0.017290; LLR = 21 (0.014387)(1.952381 - 1.014387) / 0.034580 = +8.1953 -> H1
+     * (it was 0 and no verdict, for ever). */
+    s.min_pairs = 20;
+    const uint64_t won[5] = {0, 0, 0, 0, 20};
+    assert_true(fabs(sprt_llr(&s, won) - 8.1953) < 1e-4);
+    assert_int_equal(sprt_verdict(&s, sprt_llr(&s, won), 20), SPRT_ACCEPT_H1);
+    /* Score 0%: all 20 lost, the mirror: mean 0.023810, same var; LLR = 21 (0.014387)(0.047619
+     * - 1.014387) / 0.034580 = -8.4467 -> H0. */
+    const uint64_t lost[5] = {20, 0, 0, 0, 0};
+    assert_true(fabs(sprt_llr(&s, lost) + 8.4467) < 1e-4);
+    assert_int_equal(sprt_verdict(&s, sprt_llr(&s, lost), 20), SPRT_ACCEPT_H0);
+    /* More of them, more evidence: 3 pairs all won are not enough (N = 4, mean 3.5 / 4 = 0.875,
+     * var 3.175 / 4 - 0.765625 = 0.078125, LLR = 4 (0.014387)(1.75 - 1.014387) / 0.15625 =
+     * 0.2709), 12 pairs are (LLR 3.1051 > 2.944439). */
+    const uint64_t won3[5] = {0, 0, 0, 0, 3}, won12[5] = {0, 0, 0, 0, 12};
+    assert_true(fabs(sprt_llr(&s, won3) - 0.2709) < 1e-4);
+    assert_true(sprt_llr(&s, won12) > hi && sprt_llr(&s, (const uint64_t[5]){0, 0, 0, 0, 11}) < hi);
+    /* All drawn: level, evidence for E0 = 0: 100 pairs -> {.2, .2, 100.2, .2, .2}, N = 101, mean
+     * 1/2, var = .2 (2 (.0625) + 2 (.25)) / 101 = 0.00123762; LLR = 101 (0.014387)(1 - 1.014387)
+     * / 0.00247525 = -8.4461 -> H0. */
+    const uint64_t flat[5] = {0, 0, 100, 0, 0};
+    assert_true(fabs(sprt_llr(&s, flat) + 8.4461) < 1e-4);
+    assert_int_equal(sprt_verdict(&s, sprt_llr(&s, flat), 100), SPRT_ACCEPT_H0);
 
     assert_int_equal(sprt_parse(&s, "10,0,0.05,0.05", msg, sizeof msg), -1);
     assert_non_null(strstr(msg, "below"));
