@@ -53,7 +53,7 @@ static void usage(FILE *out)
         "play options (--play):\n"
         "  -n, --games N        games per side (default 200)\n"
         "      --seed S         base seed of both sides (default 1)\n"
-        "      --preset NAME    run preset (quick, standard, strong or a file)\n"
+        "      --preset NAME    run preset (quick, standard, strong, ab or a file)\n"
         "      --playouts P     playouts per move\n"
         "      --set KEY=VALUE  any search parameter, repeatable\n"
         "      --weights FILE   weights of both sides; 'none': piece values only\n"

@@ -41,7 +41,7 @@ static void usage(FILE *out)
         "                       timed run: the games depend on the machine's speed)\n"
         "  -n, --games N        games per budget (default 100)\n"
         "      --seed S         base seed (default 1)\n"
-        "      --preset NAME    run preset (quick, standard, strong or a file); --playouts wins\n"
+        "      --preset NAME    run preset (quick, standard, strong, ab or a file); --playouts wins\n"
         "      --weights FILE   evaluation weights (default: the nearest shipped file, as in\n"
         "                       selfplay; 'none': piece values only)\n"
         "      --set KEY=VALUE  any search parameter, repeatable\n"

@@ -43,7 +43,7 @@ static void usage(FILE *out)
         "      --openings FILE  opening book: games 2k and 2k+1 start from opening k (cycling\n"
         "                       through the book); a line is moves from the start, a FEN, or\n"
         "                       FEN moves ...; the moves are part of the games (unsearched)\n"
-        "      --preset NAME    run preset: quick, standard, strong, or a file (configs/runs)\n"
+        "      --preset NAME    run preset: quick, standard, strong, ab, or a file (configs/runs)\n"
         "      --weights FILE   evaluation weights; default: the nearest shipped file, the\n"
         "                       one naming most of the rule set's features (docs/cli.md);\n"
         "                       'none': piece values only\n"

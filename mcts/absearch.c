@@ -757,6 +757,10 @@ int ab_root_search(AbSearch *s, Position *pos, int qdepth, const AbLimits *lim, 
     s->root_nodes0 = s->stats.nodes;
     s->next_poll = s->stats.nodes;
     s->abort = false;
+    /* The root is a principal-variation node: no static evaluation, so "improving" two plies
+     * below has nothing to compare with (a value left here by an earlier search made games
+     * depend on what the searcher had played before). */
+    s->evals[0] = TT_NO_EVAL;
     /* First order: the table's move, captures by victim, killers, history. */
     TtEntry *te = tt_probe(&s->tt, pos->key);
     order_moves(s, pos, 0, te ? te->move : XQ_MOVE_NONE);

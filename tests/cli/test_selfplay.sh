@@ -15,6 +15,14 @@ common="-v xiangqi --playouts 24 --progress quiet --seed 7"
 $xqlab selfplay $common -n 12 -t 1 -o "$dir/t1.h5" >/dev/null || fail "1-thread run"
 $xqlab selfplay $common -n 12 -t 2 -o "$dir/t2.h5" >/dev/null || fail "2-thread run"
 $compare "$dir/t1.h5" "$dir/t2.h5" || fail "1 and 2 threads differ"
+# The alpha-beta player too (search = ab, the ab preset): a game must not depend on the games its
+# thread played before (the root's stale static evaluation once made 1, 2 and 4 threads differ).
+ab="-v xiangqi --preset ab --set ab_depth=3 --progress quiet --seed 5 -n 6"
+for t in 1 2 4; do
+  $xqlab selfplay $ab -t $t -o "$dir/ab$t.h5" >/dev/null || fail "search=ab run on $t threads"
+done
+$compare "$dir/ab1.h5" "$dir/ab2.h5" || fail "search=ab: 1 and 2 threads differ"
+$compare "$dir/ab1.h5" "$dir/ab4.h5" || fail "search=ab: 1 and 4 threads differ"
 
 # Reference for the interrupted runs.
 n=300
