@@ -51,11 +51,11 @@ AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes)
     s->null_ok = v->modules == 0;
     s->prune = true;
     /* Late-move reduction in plies by remaining depth and move number (both from 1): about
-     * ln(depth) ln(moves) / 2, so a late quiet move of a deep node is searched several plies
+     * ln(depth) ln(moves) / 1.6, so a late quiet move of a deep node is searched several plies
      * shallower first. */
     for (int d = 1; d < AB_MAX_PLY; d++)
         for (int m = 1; m < AB_LMR_MOVES; m++)
-            s->lmr[d][m] = (int8_t)(0.5 + log((double)d) * log((double)m) / 2.0);
+            s->lmr[d][m] = (int8_t)(0.5 + log((double)d) * log((double)m) / 1.6);
     s->tt_bytes = tt_bytes;
     if (tt_init(&s->tt, 0) < 0) {
         free(s);
@@ -362,14 +362,15 @@ enum {
     FUT_DEPTH = 3,         /* futility: remaining plies at most this */
     FUT_BASE = 100,
     FUT_MARGIN = 150,      /* per remaining ply */
-    LMP_DEPTH = 4,         /* late-move pruning: remaining plies at most this */
+    LMP_DEPTH = 6,         /* late-move pruning: remaining plies at most this */
+    IIR_DEPTH = 4,         /* internal iterative reduction: remaining plies at least this */
 };
 
 /* Quiet moves tried at a node of `depth` remaining plies (at most LMP_DEPTH) after which the
  * other quiet moves are not searched. */
 static inline int lmp_count(int depth, bool improving)
 {
-    return (3 + depth * depth * 2) * (improving ? 2 : 1);
+    return improving ? 3 + depth * depth : (3 + depth * depth) / 2;
 }
 
 /* True if the plain move mv (no rule-module flags) would leave the opponent's royal piece in
@@ -459,6 +460,13 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
             s->stats.null_cuts++;
             return score > AB_MATE_BOUND ? beta : score;
         }
+    }
+    /* Internal iterative reduction: a deep node without a table move (never searched, or its
+     * entry lost) is ordered by guesswork; it is searched a ply shallower, and the next
+     * iteration finds its move in the table. */
+    if (s->prune && tt_move == XQ_MOVE_NONE && depth >= IIR_DEPTH) {
+        s->stats.iir_nodes++;
+        depth--;
     }
     MoveList *list = &s->lists[ply];
     pos_generate_pseudo(pos, list);

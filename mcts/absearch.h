@@ -35,6 +35,7 @@ typedef struct AbStats {
     uint64_t rfp_cuts;       /* nodes cut by reverse futility */
     uint64_t futility_skips; /* quiet moves not searched by futility pruning */
     uint64_t lmp_skips;      /* quiet moves not searched by late-move pruning */
+    uint64_t iir_nodes;      /* nodes searched a ply shallower for want of a table move */
 } AbStats;
 
 /* Creates a searcher whose transposition table gets at most tt_bytes bytes (at least one bucket)
@@ -47,11 +48,13 @@ void ab_free(AbSearch *s);
 /* Selective pruning, on by default: reverse futility (a node whose static evaluation stands
  * 110 centipawns per remaining ply above beta is cut, at most 6 plies from the horizon),
  * futility pruning (quiet moves that give no check are skipped when the evaluation plus 100 +
- * 150 per ply, at most 3 plies, stays below alpha), late-move pruning (at most 4 plies from
- * the horizon, quiet non-checking moves after the first 3 + 2 d^2, twice that while the side's
- * evaluation improves), a null-move reduction of 3 + depth / 4, and late-move reductions of
- * about ln(depth) ln(move number) / 2 plies. Never at principal-variation nodes, in check, or
- * with a forced result as a bound. Off: the plain search (a null-move reduction of 2 or 3,
+ * 150 per ply, at most 3 plies, stays below alpha), late-move pruning (at most 6 plies from
+ * the horizon, quiet non-checking moves after the first (3 + d^2) / 2, 3 + d^2 while the side's
+ * evaluation improves), a null-move reduction of 3 + depth / 4, late-move reductions of
+ * about ln(depth) ln(move number) / 1.6 plies, and an internal iterative reduction (a node of
+ * at least 4 plies without a table move is searched a ply shallower). Never at
+ * principal-variation nodes, in check, or with a forced result as a bound (the reduction also
+ * at principal-variation nodes). Off: the plain search (a null-move reduction of 2 or 3,
  * reductions of 1 or 2 plies), for tests that compare the two. */
 void ab_set_pruning(AbSearch *s, bool on);
 

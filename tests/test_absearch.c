@@ -260,9 +260,10 @@ static void ab_expectation_over_reveals(void **state)
 
 /* A mate in two whose first move is quiet (a0a8, no check; b1b9 mates, as Fairy-Stockfish 11.1
  * finds it), and a mate in five (nine plies, the same engine's "mate 5") that needs a depth where
- * every pruning is active: the pruned search finds both with their distances, and its counters
- * show that reverse futility, futility and late-move pruning ran in the search that found the
- * long one. */
+ * every pruning is active: the pruned search finds both with their distances (the long one at a
+ * nominal depth of 13; at 12, late-move pruning and the internal iterative reduction leave a
+ * longer mate), and its counters show that reverse futility, futility, late-move pruning and
+ * the internal iterative reduction ran in the search that found the long one. */
 static void ab_pruning_finds_mates(void **state)
 {
     (void)state;
@@ -277,12 +278,15 @@ static void ab_pruning_finds_mates(void **state)
     pos_undo_move(f->pos, best, &u);
     ab_clear(s);
     test_set_fen(f->pos, f->v, "3ak4/4a4/9/9/9/9/9/9/2R6/R2K5 w - - 0 1");
+    assert_true(ab_search(s, f->pos, 12, 4, &best) > AB_MATE_BOUND);
+    ab_clear(s);
     AbStats before = *ab_stats(s);
-    assert_int_equal(ab_search(s, f->pos, 12, 4, &best), AB_MATE - 9);
+    assert_int_equal(ab_search(s, f->pos, 13, 4, &best), AB_MATE - 9);
     assert_true(pos_move_is_legal(f->pos, best));
     assert_true(ab_stats(s)->rfp_cuts > before.rfp_cuts);
     assert_true(ab_stats(s)->futility_skips > before.futility_skips);
     assert_true(ab_stats(s)->lmp_skips > before.lmp_skips);
+    assert_true(ab_stats(s)->iir_nodes > before.iir_nodes);
     ab_free(s);
     fixture_free(f);
 }
@@ -334,7 +338,7 @@ static void ab_pruning_keeps_won_captures(void **state)
     }
     assert_true(ab_stats(pruned)->nodes < ab_stats(plain)->nodes);
     assert_int_equal(ab_stats(plain)->rfp_cuts + ab_stats(plain)->futility_skips +
-                         ab_stats(plain)->lmp_skips, 0);
+                         ab_stats(plain)->lmp_skips + ab_stats(plain)->iir_nodes, 0);
     ab_free(pruned);
     ab_free(plain);
     free(pos);
