@@ -329,25 +329,56 @@ static bool has_pieces(const Position *pos)
     return false;
 }
 
+/* Plies a reveal below the root costs beyond the one of a plain move: its outcomes are searched
+ * to depth - 2. An expectation node cannot be cut by one outcome, so each of its outcomes costs
+ * about a plain move's subtree. */
+enum { REVEAL_REDUCTION = 1 };
+
 /* Value of an undrawn reveal: the mean over the identities it may show, weighted by their pool
- * probabilities, each searched with a full window (an expectation node). The caller gives the
- * outcomes the capture search only (depth 0): an expectation node cannot be cut, so full-width
- * plies below every reveal would multiply the search by the outcomes at each of them (banqi at
- * two plies: 100 times the nodes); the tree above keeps exact chance nodes. */
-static int chance_value(AbSearch *s, Position *pos, Move mv, int depth, int ply)
+ * probabilities (an expectation node), each outcome searched to `depth` plies (at 0: the capture
+ * search, full window). Deeper, a full window under every outcome would multiply the search by
+ * the outcomes at each reveal, so every outcome is first estimated by the capture search, then
+ * searched in turn with the window the node's (alpha, beta) leaves it when the outcomes after it
+ * take their estimates: outcome i decides only between (alpha - S - R) / p_i and
+ * (beta - S - R) / p_i, S the weighted values searched so far and R the weighted estimates still
+ * to come. The values are fail-soft, so a mean outside (alpha, beta) is a bound, as a move's is;
+ * the estimates only place the windows. */
+static int chance_value(AbSearch *s, Position *pos, Move mv, int alpha, int beta, int depth, int ply,
+                        bool pv)
 {
     Move out[HIDDEN_MAX_OUTCOMES];
-    double prob[HIDDEN_MAX_OUTCOMES];
+    double prob[HIDDEN_MAX_OUTCOMES], est[HIDDEN_MAX_OUTCOMES];
     int n = hidden_outcomes(pos, mv, out, prob);
-    double sum = 0, weight = 0;
+    double weight = 0;
+    for (int i = 0; i < n; i++)
+        weight += prob[i];
+    if (weight <= 0)
+        return 0;
+    double rest = 0;
     for (int i = 0; i < n; i++) {
+        prob[i] /= weight;
         Undo u;
         pos_do_move(pos, out[i], &u);
-        sum += prob[i] * -ab(s, pos, -AB_INF, AB_INF, depth, ply + 1, false);
-        weight += prob[i];
+        est[i] = -ab(s, pos, -AB_INF, AB_INF, 0, ply + 1, false);
+        pos_undo_move(pos, out[i], &u);
+        rest += prob[i] * est[i];
+    }
+    if (depth <= 0)
+        return (int)lrint(rest);
+    double sum = 0;
+    for (int i = 0; i < n && !s->abort; i++) {
+        rest -= prob[i] * est[i];
+        double lo = (alpha - sum - rest) / prob[i], hi = (beta - sum - rest) / prob[i];
+        int a = lo <= -AB_INF ? -AB_INF : lo >= AB_INF - 1 ? AB_INF - 1 : (int)floor(lo);
+        int b = hi >= AB_INF ? AB_INF : hi <= -AB_INF + 1 ? -AB_INF + 1 : (int)ceil(hi);
+        if (b <= a)
+            b = a + 1;
+        Undo u;
+        pos_do_move(pos, out[i], &u);
+        sum += prob[i] * -ab(s, pos, -b, -a, depth, ply + 1, pv);
         pos_undo_move(pos, out[i], &u);
     }
-    return weight > 0 ? (int)lrint(sum / weight) : 0;
+    return (int)lrint(sum);
 }
 
 /* ---- selective pruning (ab_set_pruning) ---------------------------------------------------- */
@@ -490,7 +521,7 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
         legal++;
         int score;
         if (s->hidden && hidden_is_chance(pos, mv)) {
-            score = chance_value(s, pos, mv, 0, ply);
+            score = chance_value(s, pos, mv, alpha, beta, depth - 1 - REVEAL_REDUCTION, ply, pv);
         } else {
             bool check_after = false;
             /* Futility: a quiet move that gives no check cannot lift this node to alpha. */
@@ -618,22 +649,18 @@ int ab_qsearch(AbSearch *s, Position *pos, int qdepth)
 
 /* ---- root search ---------------------------------------------------------------------------- */
 
-/* Value of a root move that reveals a face-down piece: the probability-weighted mean over its
- * identities, each searched to depth - 1 plies with a full window. */
-static int root_chance_value(AbSearch *s, Position *pos, Move mv, int depth)
+/* Value of a root move that reveals a face-down piece: its outcomes searched to depth - 1 plies
+ * (chance_value); after the first root move with a null window first, then, if it beats alpha,
+ * with the window (principal variation search). */
+static int root_chance_value(AbSearch *s, Position *pos, Move mv, int alpha, int beta, int depth,
+                             bool first)
 {
-    Move out[HIDDEN_MAX_OUTCOMES];
-    double prob[HIDDEN_MAX_OUTCOMES];
-    int n = hidden_outcomes(pos, mv, out, prob);
-    double sum = 0, weight = 0;
-    for (int i = 0; i < n && !s->abort; i++) {
-        Undo u;
-        pos_do_move(pos, out[i], &u);
-        sum += prob[i] * -ab(s, pos, -AB_INF, AB_INF, depth - 1, 1, true);
-        weight += prob[i];
-        pos_undo_move(pos, out[i], &u);
-    }
-    return weight > 0 ? (int)lrint(sum / weight) : 0;
+    if (first)
+        return chance_value(s, pos, mv, alpha, beta, depth - 1, 0, true);
+    int score = chance_value(s, pos, mv, alpha, alpha + 1, depth - 1, 0, false);
+    if (score > alpha && score < beta && !s->abort)
+        score = chance_value(s, pos, mv, alpha, beta, depth - 1, 0, true);
+    return score;
 }
 
 /* One principal variation search of the root moves (ordered in s->lists[0], best first)
@@ -650,7 +677,7 @@ static int root_pass(AbSearch *s, Position *pos, int alpha, int beta, int depth,
         Move mv = list->moves[i];
         int score;
         if (s->hidden && hidden_is_chance(pos, mv)) {
-            score = root_chance_value(s, pos, mv, depth);
+            score = root_chance_value(s, pos, mv, alpha, beta, depth, i == 0);
         } else {
             Piece victim = pos->board[XQ_MOVE_TO(mv)];
             bool quiet = !victim && !XQ_MOVE_FLAGS(mv);

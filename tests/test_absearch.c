@@ -256,6 +256,48 @@ static void ab_expectation_over_reveals(void **state)
     fixture_free(f);
 }
 
+/* Banqi: Red's only move is to flip h0 (its pawn a3 is boxed in by two black advisors it cannot
+ * take); the pool holds a red and a black pawn. A reveal below the root is the mean of its
+ * outcomes searched two plies shallower than the node (one ply more than a plain move costs), so
+ * a 4-ply search of this position is exactly the probability-weighted mean of 2-ply searches of
+ * the two outcomes, not of their capture searches (what a reveal in the tree got before). The
+ * black pawn leaves Red without a move (a loss: stalemate = loss), so one outcome is a forced
+ * result. */
+static void ab_reveal_outcomes_searched_below_the_root(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("banqi");
+    AbSearch *s = ab_create(f->v, f->e, 1 << 20);
+    ab_set_pruning(s, false);
+    test_set_fen(f->pos, f->v, "Pa4bP/a6b/8/7X w - - 0 1 [hidden:P1p1/r]");
+    MoveList list;
+    assert_int_equal(pos_generate_legal(f->pos, &list), 1);
+    Move mv = list.moves[0];
+    assert_true(hidden_is_chance(f->pos, mv));
+    Move out[HIDDEN_MAX_OUTCOMES];
+    double prob[HIDDEN_MAX_OUTCOMES];
+    assert_int_equal(hidden_outcomes(f->pos, mv, out, prob), 2);
+    double deep = 0, shallow = 0;
+    for (int i = 0; i < 2; i++) {
+        Undo u;
+        pos_do_move(f->pos, out[i], &u);
+        ab_clear(s);
+        int w = ab_search(s, f->pos, 2, 4, NULL);
+        if (abs(w) > AB_MATE_BOUND)
+            w -= w > 0 ? 1 : -1; /* a forced result, one ply further from the root */
+        deep += prob[i] * -w;
+        ab_clear(s);
+        shallow += prob[i] * -ab_search(s, f->pos, 0, 4, NULL);
+        pos_undo_move(f->pos, out[i], &u);
+    }
+    ab_clear(s);
+    int v = ab_search(s, f->pos, 4, 4, NULL);
+    assert_int_equal(v, (int)lrint(deep));
+    assert_true(v != (int)lrint(shallow));
+    ab_free(s);
+    fixture_free(f);
+}
+
 /* ---- selective pruning ---------------------------------------------------------------------- */
 
 /* A mate in two whose first move is quiet (a0a8, no check; b1b9 mates, as Fairy-Stockfish 11.1
@@ -843,6 +885,7 @@ int main(void)
         cmocka_unit_test(ab_capture_search_settles_exchanges),
         cmocka_unit_test(ab_null_move_prunes),
         cmocka_unit_test(ab_expectation_over_reveals),
+        cmocka_unit_test(ab_reveal_outcomes_searched_below_the_root),
         cmocka_unit_test(ab_pruning_finds_mates),
         cmocka_unit_test(ab_pruning_keeps_won_captures),
         cmocka_unit_test(ab_root_finds_mate_and_stops),
