@@ -311,6 +311,32 @@ static void every_rule_set_finds_its_own_file(void **state)
     assert_int_equal(11, seen);
 }
 
+/* Jieqi's default is its piece values (the alpha-beta player scores better with them than with
+ * the learned weights, docs/engine.md): every weight of its shipped file is the feature's
+ * default; the learned file, jieqi-mcts.ini, applies to jieqi and differs. */
+static void jieqi_ships_piece_values(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("jieqi");
+    WeightsChoice c;
+    XqError err;
+    assert_int_equal(0, weights_choose(v, WEIGHTS_DIR, VARIANTS_DIR, &c, &err));
+    Evaluator *e = evaluator_with(v, c.path), *bare = evaluator_with(v, NULL);
+    Evaluator *mcts = evaluator_with(v, WEIGHTS_DIR "/jieqi-mcts.ini");
+    int differ = 0;
+    for (int i = 0; i < eval_feature_count(bare); i++) {
+        if (eval_weight(e, i) != eval_weight(bare, i))
+            fail_msg("%s = %g, its default is %g", eval_feature_name(e, i), eval_weight(e, i),
+                     eval_weight(bare, i));
+        differ += eval_weight(mcts, i) != eval_weight(bare, i);
+    }
+    assert_true(differ > 100);
+    eval_free(mcts);
+    eval_free(bare);
+    eval_free(e);
+    variant_free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,6 +345,7 @@ int main(void)
         cmocka_unit_test(no_file_applies),
         cmocka_unit_test(ranking_and_errors),
         cmocka_unit_test(every_rule_set_finds_its_own_file),
+        cmocka_unit_test(jieqi_ships_piece_values),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     remove_xiangqi_only_weights();
