@@ -329,6 +329,7 @@ static void init_variant_tables(Evaluator *e)
             rank += !v->kinds[j].royal && v->kinds[j].value < v->kinds[k].value;
         e->value_rank[k] = v->kinds[k].royal ? UINT8_MAX - 1 : (uint8_t)rank;
         e->phase_value[k] = v->kinds[k].royal ? 0 : v->kinds[k].value;
+        e->unguarded[k] = v->kinds[k].royal || (hidden_on(v) && k == v->hidden.hidden_kind);
     }
     Position *start = malloc(sizeof *start);
     e->start_material = 0;

@@ -84,6 +84,8 @@ struct Evaluator {
      * position do not depend on the weights). */
     bool tables_vary;                  /* a rule module switches move tables (the cube) */
     uint8_t value_rank[XQ_MAX_KINDS];  /* order of the variant file's values; royal highest */
+    bool unguarded[XQ_MAX_KINDS];      /* royal or face-down: not counted as threatened or
+                                        * defended */
     double phase_value[XQ_MAX_KINDS];  /* the variant file's value of non-royal kinds */
     double start_material;             /* their sum over the start position's board */
     /* Feature indices by kind (-1: none), so eval_features is a walk over the pieces. */
@@ -104,6 +106,9 @@ struct Evaluator {
      * allocation failed (the score then walks as eval_features does). */
     uint32_t *leap_accept[2];
     uint32_t *slide_accept[2], *hop_accept[2];
+    /* The same without the side: the pieces of either side a capture may land on (bit per Piece
+     * value), for the walk's reach part (threats and defences). */
+    uint32_t *leap_reach, *slide_reach, *hop_reach;
     /* Which kinds the score walks, per side of the mover (rebuilt with the weights): a kind
      * whose mobility carries no weight is walked only if one of its moves can land near the
      * enemy royal piece while that piece stands in royal_zone (from any point: can_press,

@@ -30,18 +30,23 @@ enum {
     PART_COUNT = 8,    /* pieces per kind and the late-game share */
 };
 
-/* Capture reach of one side on occupied points: how many of its pieces could capture there
- * (an enemy piece: attacked; an own piece: defended), and the lowest value rank among them. */
+/* Capture reach of each side on the points: the lowest value rank among its pieces that could
+ * capture there (an enemy piece: attacked; an own piece: defended), REACH_NONE if none. */
+enum { REACH_NONE = UINT8_MAX }; /* above every rank (a royal piece's is UINT8_MAX - 1) */
 typedef struct Reach {
-    uint8_t n[2][XQ_MAX_POINTS];
-    uint8_t low[2][XQ_MAX_POINTS];
+    uint8_t low[XQ_MAX_POINTS][2];
 } Reach;
 
-static inline void reach_add(Reach *r, Side s, Point p, uint8_t rank)
+static inline void reach_clear(const Variant *v, Reach *r)
 {
-    r->n[s][p]++;
-    if (rank < r->low[s][p])
-        r->low[s][p] = rank;
+    memset(r->low, REACH_NONE, (size_t)v->npoints * sizeof r->low[0]);
+}
+
+/* A piece of side s of rank `rank` could capture on p if `hit` (0 or 1; branch-free). */
+static inline void reach_add(Reach *r, Side s, Point p, uint8_t rank, unsigned hit)
+{
+    uint8_t cand = (uint8_t)(rank | (uint8_t)(hit - 1u)), low = r->low[p][s];
+    r->low[p][s] = cand < low ? cand : low;
 }
 
 /* Pseudo-legal destinations of the piece on `from` by table t (the same semantics as
@@ -68,7 +73,7 @@ static inline int walk_piece(const Variant *v, const Piece *b, Point from, const
                 hits += pointset_has(area, e->to);
             }
             if (reach)
-                reach_add(r, us, e->to, rank);
+                reach_add(r, us, e->to, rank, 1);
         }
     }
     const Ray *ray = v->rays + t->ray_first;
@@ -91,7 +96,7 @@ static inline int walk_piece(const Variant *v, const Piece *b, Point from, const
                 hits += pointset_has(area, pts[k]);
             }
             if (reach)
-                reach_add(r, us, pts[k], rank);
+                reach_add(r, us, pts[k], rank, 1);
         }
         if (!(ray->flags & (RAY_HOP_MOVE | RAY_HOP_CAPTURE)))
             continue;
@@ -113,7 +118,7 @@ static inline int walk_piece(const Variant *v, const Piece *b, Point from, const
                     hits += pointset_has(area, pts[k]);
                 }
                 if (reach)
-                    reach_add(r, us, pts[k], rank);
+                    reach_add(r, us, pts[k], rank, 1);
             }
             break;
         }
@@ -123,6 +128,28 @@ static inline int walk_piece(const Variant *v, const Piece *b, Point from, const
 }
 
 static const PointSet EMPTY_SET;
+
+/* Defended pieces of both sides and the side to move's threatened pieces, from the reach. */
+static void count_reach(const Evaluator *e, const Position *pos, const Reach *r, Terms *t)
+{
+    Side us = pos->side, them = XQ_OTHER(us);
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < pos->count[s]; i++) {
+            Point p = pos->list[s][i];
+            Piece pc = pos->board[p];
+            int k = XQ_PIECE_KIND(pc);
+            if (e->unguarded[k])
+                continue;
+            const uint8_t *low = r->low[p];
+            if (low[s] != REACH_NONE)
+                t->defended[s][k]++;
+            if (s == (int)us && low[them] != REACH_NONE &&
+                (low[us] == REACH_NONE || low[them] < e->value_rank[k])) {
+                t->threat[k]++;
+                t->nthreat++;
+            }
+        }
+}
 
 /* Area around the royal piece of `side` (empty when it has none). */
 static inline const PointSet *royal_area(const Evaluator *e, const Position *pos, Side side)
@@ -178,12 +205,7 @@ static void collect(const Evaluator *e, const Position *pos, Terms *t, unsigned 
     bool all = (parts & PART_WALK_ALL) || reach;
     Reach r;
     if (reach)
-        for (int s = 0; s < 2; s++)
-            for (int i = 0; i < pos->count[s]; i++) {
-                Point p = pos->list[s][i];
-                r.n[0][p] = r.n[1][p] = 0;
-                r.low[0][p] = r.low[1][p] = UINT8_MAX;
-            }
+        reach_clear(v, &r);
     double material = 0;
     for (int s = 0; s < 2; s++) {
         const PointSet *area = royal_area(e, pos, XQ_OTHER((Side)s));
@@ -210,24 +232,8 @@ static void collect(const Evaluator *e, const Position *pos, Terms *t, unsigned 
         if (parts & PART_ALIGN)
             count_align(e, pos, (Side)s, t);
     }
-    if (reach) {
-        Side us = pos->side, them = XQ_OTHER(us);
-        for (int s = 0; s < 2; s++)
-            for (int i = 0; i < pos->count[s]; i++) {
-                Point p = pos->list[s][i];
-                Piece pc = pos->board[p];
-                int k = XQ_PIECE_KIND(pc);
-                if (v->kinds[k].royal || (hidden_on(v) && hidden_is_down(v, pc)))
-                    continue;
-                if (r.n[s][p])
-                    t->defended[s][k]++;
-                if (s == (int)us && r.n[them][p] &&
-                    (!r.n[us][p] || r.low[them][p] < e->value_rank[k])) {
-                    t->threat[k]++;
-                    t->nthreat++;
-                }
-            }
-    }
+    if (reach)
+        count_reach(e, pos, &r, t);
     if ((parts & PART_COUNT) && e->start_material > 0) {
         for (int h = 0; h < e->nholdings; h++)
             material += e->phase_value[e->holdings[h].kind] *
@@ -252,6 +258,12 @@ static uint32_t accept_mask(Side us, bool move, bool capture, uint16_t targets)
     return m;
 }
 
+/* The pieces of either side a capture may land on (the reach part: attacked or defended). */
+static uint32_t reach_mask(bool capture, uint16_t targets)
+{
+    return capture ? accept_mask(RED, false, true, targets) | accept_mask(BLACK, false, true, targets) : 0;
+}
+
 bool eval_build_walk(Evaluator *e)
 {
     const Variant *v = e->v;
@@ -262,6 +274,10 @@ bool eval_build_walk(Evaluator *e)
         e->hop_accept[s] = malloc(((size_t)v->nrays + 1) * sizeof(uint32_t));
         ok = ok && e->leap_accept[s] && e->slide_accept[s] && e->hop_accept[s];
     }
+    e->leap_reach = malloc(((size_t)v->nleaps + 1) * sizeof(uint32_t));
+    e->slide_reach = malloc(((size_t)v->nrays + 1) * sizeof(uint32_t));
+    e->hop_reach = malloc(((size_t)v->nrays + 1) * sizeof(uint32_t));
+    ok = ok && e->leap_reach && e->slide_reach && e->hop_reach;
     if (!ok) {
         eval_free_walk(e);
         return false;
@@ -278,6 +294,12 @@ bool eval_build_walk(Evaluator *e)
             e->hop_accept[s][i] = accept_mask((Side)s, false, (r->flags & RAY_HOP_CAPTURE) != 0, r->targets);
         }
     }
+    for (int i = 0; i < v->nleaps; i++)
+        e->leap_reach[i] = reach_mask((v->leaps[i].mode & ATOM_CAPTURE) != 0, v->leaps[i].targets);
+    for (int i = 0; i < v->nrays; i++) {
+        e->slide_reach[i] = reach_mask((v->rays[i].flags & RAY_SLIDE_CAPTURE) != 0, v->rays[i].targets);
+        e->hop_reach[i] = reach_mask((v->rays[i].flags & RAY_HOP_CAPTURE) != 0, v->rays[i].targets);
+    }
     return true;
 }
 
@@ -289,24 +311,41 @@ void eval_free_walk(Evaluator *e)
         free(e->hop_accept[s]);
         e->leap_accept[s] = e->slide_accept[s] = e->hop_accept[s] = NULL;
     }
+    free(e->leap_reach);
+    free(e->slide_reach);
+    free(e->hop_reach);
+    e->leap_reach = e->slide_reach = e->hop_reach = NULL;
 }
 
 /* Pseudo-legal destinations of a piece of side `us` by table t, *near counting those with
- * area[point] set: walk_piece without the reach part. */
-static inline int walk_score(const Evaluator *e, const Piece *b, const MoveTable *t, Side us,
-                             const uint8_t *area, int *near)
+ * area[point] set; with `reach`, also every occupied point it could capture on, enemy or own
+ * (walk_piece's reach, decided by the side-blind reach masks). Always inlined, so that each
+ * call is compiled for its constant `reach` (the compiler otherwise shares one copy). */
+#if defined(__GNUC__)
+#define WALK_INLINE inline __attribute__((always_inline))
+#else
+#define WALK_INLINE inline
+#endif
+static WALK_INLINE int walk_score(const Evaluator *e, const Piece *b, const MoveTable *t, Side us,
+                             const uint8_t *area, int *near, bool reach, Reach *r, uint8_t rank)
 {
     const Variant *v = e->v;
     int n = 0, hits = 0;
     const LeapEntry *l = v->leaps + t->leap_first;
     const uint32_t *acc = e->leap_accept[us] + t->leap_first;
+    const uint32_t *lreach = e->leap_reach + t->leap_first;
     for (int i = 0; i < t->leap_count; i++) {
-        unsigned ok = (acc[i] >> b[l[i].to]) & !(b[l[i].block[0]] | b[l[i].block[1]]) & 1u;
+        Point to = l[i].to;
+        unsigned open = !(b[l[i].block[0]] | b[l[i].block[1]]);
+        unsigned ok = (acc[i] >> b[to]) & open & 1u;
         n += (int)ok;
-        hits += (int)(ok & area[l[i].to]);
+        hits += (int)(ok & area[to]);
+        if (reach)
+            reach_add(r, us, to, rank, (lreach[i] >> b[to]) & open & 1u);
     }
     const Ray *ray = v->rays + t->ray_first;
     const uint32_t *sacc = e->slide_accept[us] + t->ray_first, *hacc = e->hop_accept[us] + t->ray_first;
+    const uint32_t *sreach = e->slide_reach + t->ray_first, *hreach = e->hop_reach + t->ray_first;
     for (int j = 0; j < t->ray_count; j++, ray++) {
         const Point *pts = v->ray_points + ray->first;
         int len = ray->len, k = 0, slide_max = ray->slide_max;
@@ -331,6 +370,8 @@ static inline int walk_score(const Evaluator *e, const Piece *b, const MoveTable
         unsigned ok = (sacc[j] >> b[to]) & (k < slide_max) & 1u;
         n += (int)ok;
         hits += (int)(ok & area[to]);
+        if (reach)
+            reach_add(r, us, to, rank, (sreach[j] >> b[to]) & (k < slide_max) & 1u);
         if (!(flags & (RAY_HOP_MOVE | RAY_HOP_CAPTURE)))
             continue;
         k++;
@@ -348,25 +389,38 @@ static inline int walk_score(const Evaluator *e, const Piece *b, const MoveTable
         ok = (hacc[j] >> b[to]) & 1u;
         n += (int)ok;
         hits += (int)(ok & area[to]);
+        if (reach)
+            reach_add(r, us, to, rank, (hreach[j] >> b[to]) & 1u);
     }
     *near += hits;
     return n;
 }
 
-/* collect() for a score without the reach part; returns the piece-square sum, summed in the
- * order eval_pst_sum sums it (the same bits). */
+/* collect()'s counts for the score; returns the piece-square sum, summed in the order
+ * eval_pst_sum sums it (the same bits). */
 static double collect_score(const Evaluator *e, const Position *pos, Terms *t, unsigned parts)
 {
     const Variant *v = e->v;
     int nk = v->nkinds;
+    bool reach = (parts & PART_REACH) != 0;
     for (int s = 0; s < 2; s++) {
         for (int k = 0; k < nk; k++)
             t->mobility[s][k] = t->attack[s][k] = t->count[s][k] = 0;
+        if (reach)
+            for (int k = 0; k < nk; k++)
+                t->defended[s][k] = 0;
         if (parts & PART_ALIGN)
             memset(t->align[s], 0, (size_t)nk * sizeof t->align[s][0]);
         t->pressure[s] = t->attackers[s] = 0;
     }
+    if (reach)
+        for (int k = 0; k < nk; k++)
+            t->threat[k] = 0;
+    t->nthreat = 0;
     t->late = 0;
+    Reach r;
+    if (reach)
+        reach_clear(v, &r);
     /* Byte map of the points near each royal piece (area[s]: near the royal piece of s, where
      * the moves of the other side count). */
     uint8_t area[2][256];
@@ -394,11 +448,14 @@ static double collect_score(const Evaluator *e, const Position *pos, Terms *t, u
                 t->count[s][k]++;
                 material += e->phase_value[k];
             }
-            if (!walk[k])
+            if (!reach && !walk[k])
                 continue;
             const MoveTable *mt = e->tables_vary ? pos_piece_table(pos, p) : &v->table[k][s][p];
-            int near = 0;
-            int mob = walk_score(e, b, mt, (Side)s, map, &near);
+            int near = 0, mob;
+            if (reach)
+                mob = walk_score(e, b, mt, (Side)s, map, &near, true, &r, e->value_rank[k]);
+            else
+                mob = walk_score(e, b, mt, (Side)s, map, &near, false, NULL, 0);
             t->mobility[s][k] = (int16_t)(t->mobility[s][k] + mob);
             t->attack[s][k] = (int16_t)(t->attack[s][k] + near);
             t->pressure[s] = (int16_t)(t->pressure[s] + near);
@@ -407,6 +464,8 @@ static double collect_score(const Evaluator *e, const Position *pos, Terms *t, u
         if (parts & PART_ALIGN)
             count_align(e, pos, (Side)s, t);
     }
+    if (reach)
+        count_reach(e, pos, &r, t);
     if ((parts & PART_COUNT) && e->start_material > 0) {
         for (int h = 0; h < e->nholdings; h++)
             material += e->phase_value[e->holdings[h].kind] *
@@ -432,32 +491,32 @@ double eval_pst_sum(const Evaluator *e, const Position *pos)
 static double score_red(const Evaluator *e, const Position *pos, const Terms *tp, double pst_sum)
 {
     const Variant *v = e->v;
-    const Terms t = *tp;
+    const Terms *t = tp;
     double score = pst_sum;
     for (int s = 0; s < 2; s++) {
-        double sum = e->pressure_weight * t.pressure[s];
+        double sum = e->pressure_weight * t->pressure[s];
         for (int k = 0; k < v->nkinds; k++)
-            sum += e->mobility_weight[k] * t.mobility[s][k] + e->attack_weight[k] * t.attack[s][k];
+            sum += e->mobility_weight[k] * t->mobility[s][k] + e->attack_weight[k] * t->attack[s][k];
         if (e->need_attackers)
-            for (int n = 2; n <= t.attackers[s] && n <= XQ_MAX_PIECES; n++)
+            for (int n = 2; n <= t->attackers[s] && n <= XQ_MAX_PIECES; n++)
                 sum += e->attackers_weight[n];
         if (e->need_align)
             for (int k = 0; k < v->nkinds; k++)
                 for (int n = 0; n < EVAL_MAX_ALIGN; n++)
-                    sum += e->align_weight[k][n] * t.align[s][k][n];
+                    sum += e->align_weight[k][n] * t->align[s][k][n];
         if (e->need_reach)
             for (int k = 0; k < v->nkinds; k++)
-                sum += e->defended_weight[k] * t.defended[s][k];
+                sum += e->defended_weight[k] * t->defended[s][k];
         if (e->need_count)
             for (int k = 0; k < v->nkinds; k++)
-                sum += e->late_weight[k] * t.late * t.count[s][k] + e->pair_weight[k] * (t.count[s][k] >= 2);
+                sum += e->late_weight[k] * t->late * t->count[s][k] + e->pair_weight[k] * (t->count[s][k] >= 2);
         score += s == RED ? sum : -sum;
     }
     double sign = pos->side == RED ? 1.0 : -1.0;
     if (e->need_reach) {
-        double threat = t.nthreat >= 2 ? e->fork_weight : 0;
+        double threat = t->nthreat >= 2 ? e->fork_weight : 0;
         for (int k = 0; k < v->nkinds; k++)
-            threat += e->threat_weight[k] * t.threat[k];
+            threat += e->threat_weight[k] * t->threat[k];
         score += sign * threat;
     }
     if (pos->in_check)
@@ -487,7 +546,7 @@ double eval_score(const Evaluator *e, Position *pos)
 {
     double red;
     Terms t;
-    if (!e->need_reach && e->leap_accept[0]) {
+    if (e->leap_accept[0]) {
         double pst_sum = collect_score(e, pos, &t, score_parts(e));
         red = score_red(e, pos, &t, pst_sum);
     } else {

@@ -5,6 +5,7 @@
 #   BUILD_DIR defaults to build; the rule sets to every shipped one. Runs
 #   `xqlab bench eval -v VARIANT --games 20 --repeat 1` under valgrind --tool=callgrind and prints
 #   the inclusive instructions of eval_score over its calls, with the bench's score signature.
+#   WEIGHTS_DIR=DIR: the weights DIR/VARIANT.ini (--weights) instead of the shipped ones.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -16,8 +17,10 @@ VARIANTS=${*:-xiangqi sniper jieqi jieqi-folk banqi banqi-hp cube five-tigers mi
 OUT=$(mktemp -d /tmp/xq-eval-callgrind.XXXXXX)
 printf '%-12s %10s %8s  %s\n' "rule set" "calls" "Ir/call" "signature"
 for v in $VARIANTS; do
+    set -- bench eval -v "$v" --games 20 --repeat 1
+    [ -n "${WEIGHTS_DIR:-}" ] && set -- "$@" --weights "$WEIGHTS_DIR/$v.ini"
     valgrind --tool=callgrind --callgrind-out-file="$OUT/$v.cg" \
-        "$XQLAB" bench eval -v "$v" --games 20 --repeat 1 >"$OUT/$v.out" 2>"$OUT/$v.err" ||
+        "$XQLAB" "$@" >"$OUT/$v.out" 2>"$OUT/$v.err" ||
         { echo "eval_callgrind.sh: $v failed:" >&2; cat "$OUT/$v.err" >&2; exit 1; }
     # The caller tree lists eval_score's callers as "IR (..%)  < CALLER (Nx)" above its own
     # "IR (..%)  *  ...:eval_score" line.
