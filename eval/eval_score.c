@@ -138,16 +138,14 @@ static void count_reach(const Evaluator *e, const Position *pos, const Reach *r,
             Point p = pos->list[s][i];
             Piece pc = pos->board[p];
             int k = XQ_PIECE_KIND(pc);
-            if (e->unguarded[k])
-                continue;
+            /* Branch-free: whether a point is attacked or defended is as good as random. */
+            unsigned counted = !e->unguarded[k];
             const uint8_t *low = r->low[p];
-            if (low[s] != REACH_NONE)
-                t->defended[s][k]++;
-            if (s == (int)us && low[them] != REACH_NONE &&
-                (low[us] == REACH_NONE || low[them] < e->value_rank[k])) {
-                t->threat[k]++;
-                t->nthreat++;
-            }
+            t->defended[s][k] = (int16_t)(t->defended[s][k] + (counted & (low[s] != REACH_NONE)));
+            unsigned threat = counted & (s == (int)us) & (low[them] != REACH_NONE) &
+                              ((low[us] == REACH_NONE) | (low[them] < e->value_rank[k]));
+            t->threat[k] = (int16_t)(t->threat[k] + threat);
+            t->nthreat = (int16_t)(t->nthreat + threat);
         }
 }
 
@@ -487,38 +485,50 @@ double eval_pst_sum(const Evaluator *e, const Position *pos)
     return sum;
 }
 
-/* The score from the counts of collect() or collect_score(). */
-static double score_red(const Evaluator *e, const Position *pos, const Terms *tp, double pst_sum)
+/* The score from the counts of collect() or collect_score(). Each side's sum is its own chain
+ * of additions in a fixed order (the same bits whatever the path); the two chains and the
+ * threats' advance side by side, so that their additions' latencies overlap. */
+static double score_red(const Evaluator *e, const Position *pos, const Terms *t, double pst_sum)
 {
-    const Variant *v = e->v;
-    const Terms *t = tp;
-    double score = pst_sum;
-    for (int s = 0; s < 2; s++) {
-        double sum = e->pressure_weight * t->pressure[s];
-        for (int k = 0; k < v->nkinds; k++)
-            sum += e->mobility_weight[k] * t->mobility[s][k] + e->attack_weight[k] * t->attack[s][k];
-        if (e->need_attackers)
-            for (int n = 2; n <= t->attackers[s] && n <= XQ_MAX_PIECES; n++)
-                sum += e->attackers_weight[n];
-        if (e->need_align)
-            for (int k = 0; k < v->nkinds; k++)
-                for (int n = 0; n < EVAL_MAX_ALIGN; n++)
-                    sum += e->align_weight[k][n] * t->align[s][k][n];
-        if (e->need_reach)
-            for (int k = 0; k < v->nkinds; k++)
-                sum += e->defended_weight[k] * t->defended[s][k];
-        if (e->need_count)
-            for (int k = 0; k < v->nkinds; k++)
-                sum += e->late_weight[k] * t->late * t->count[s][k] + e->pair_weight[k] * (t->count[s][k] >= 2);
-        score += s == RED ? sum : -sum;
+    int nk = e->v->nkinds;
+    double red = e->pressure_weight * t->pressure[RED], black = e->pressure_weight * t->pressure[BLACK];
+    for (int k = 0; k < nk; k++) {
+        red += e->mobility_weight[k] * t->mobility[RED][k] + e->attack_weight[k] * t->attack[RED][k];
+        black += e->mobility_weight[k] * t->mobility[BLACK][k] + e->attack_weight[k] * t->attack[BLACK][k];
     }
-    double sign = pos->side == RED ? 1.0 : -1.0;
+    if (e->need_attackers) {
+        for (int n = 2; n <= t->attackers[RED] && n <= XQ_MAX_PIECES; n++)
+            red += e->attackers_weight[n];
+        for (int n = 2; n <= t->attackers[BLACK] && n <= XQ_MAX_PIECES; n++)
+            black += e->attackers_weight[n];
+    }
+    if (e->need_align)
+        for (int k = 0; k < nk; k++)
+            for (int n = 0; n < EVAL_MAX_ALIGN; n++) {
+                red += e->align_weight[k][n] * t->align[RED][k][n];
+                black += e->align_weight[k][n] * t->align[BLACK][k][n];
+            }
+    double threat = 0;
     if (e->need_reach) {
-        double threat = t->nthreat >= 2 ? e->fork_weight : 0;
-        for (int k = 0; k < v->nkinds; k++)
+        threat = t->nthreat >= 2 ? e->fork_weight : 0;
+        for (int k = 0; k < nk; k++) {
+            red += e->defended_weight[k] * t->defended[RED][k];
+            black += e->defended_weight[k] * t->defended[BLACK][k];
             threat += e->threat_weight[k] * t->threat[k];
-        score += sign * threat;
+        }
     }
+    if (e->need_count)
+        for (int k = 0; k < nk; k++) {
+            red += e->late_weight[k] * t->late * t->count[RED][k] + e->pair_weight[k] * (t->count[RED][k] >= 2);
+            black += e->late_weight[k] * t->late * t->count[BLACK][k] +
+                     e->pair_weight[k] * (t->count[BLACK][k] >= 2);
+        }
+    double score = pst_sum;
+    score += red;
+    score += -black;
+    double sign = pos->side == RED ? 1.0 : -1.0;
+    if (e->need_reach)
+        score += sign * threat;
     if (pos->in_check)
         score -= sign * e->in_check_weight;
     score += sign * e->side_weight;
