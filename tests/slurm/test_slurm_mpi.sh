@@ -131,7 +131,9 @@ done
 [ ! -e "$dir/b/$variant.h5" ] || fail "job B wrote an index with its shards unfinished"
 jb2=$(submit b b2.log) || fail "sbatch of job B again"
 
-# A: requeued by its script; a requeued job may start again only after 121 s: start it now.
+# A: requeued by its script; a requeued job may start again only after 121 s: start it in 3 s.
+# Not at once: slurmd refuses a launch whose credential is no newer (1 s resolution) than the
+# revocation of the job's first run ("Job credential revoked", the job ends FAILED).
 i=0
 until [ "$(job_field "$ja" Restarts)" = 1 ]; do
   i=$((i + 1)); [ $i -lt 300 ] || fail "job A was not requeued after USR1: $(tail -n 4 "$dir/logs/a.log")"
@@ -139,7 +141,7 @@ until [ "$(job_field "$ja" Restarts)" = 1 ]; do
 done
 grep -q 'requeueing' "$dir/logs/a.log" || fail "job A: no 'requeueing' in its log"
 wait_state "$ja" 30 PENDING RUNNING COMPLETED
-[ "$(job_field "$ja" JobState)" = PENDING ] && scontrol update jobid="$ja" StartTime=now
+[ "$(job_field "$ja" JobState)" = PENDING ] && scontrol update jobid="$ja" StartTime=now+3
 wait_state "$ja" 90 COMPLETED
 grep -q 'resumed run' "$dir/logs/a.log" || fail "the requeued job A did not resume: $(tail -n 4 "$dir/logs/a.log")"
 grep -q "games $games/$games .*(2 ranks)" "$dir/logs/a.log" || fail "job A: no progress line of both ranks"

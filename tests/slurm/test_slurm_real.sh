@@ -206,7 +206,9 @@ else
   has_game "$(shard 3).tmp" || fail "task 3's $(shard 3).tmp lost its games"
 fi
 
-# Task 1 requeues itself; a requeued task may start again only after 121 s: start it now.
+# Task 1 requeues itself; a requeued task may start again only after 121 s: start it in 3 s.
+# Not at once: slurmd refuses a launch whose credential is no newer (1 s resolution) than the
+# revocation of the task's first run ("Job credential revoked", the task ends FAILED).
 i=0
 until [ "$(job_field "${jid}_1" Restarts)" = 1 ]; do
   i=$((i + 1)); [ $i -lt 300 ] || fail "task 1 was not requeued after USR1: $(tail -n 3 "$(log 1)")"
@@ -214,7 +216,7 @@ until [ "$(job_field "${jid}_1" Restarts)" = 1 ]; do
 done
 grep -q 'requeueing' "$(log 1)" || fail "task 1: no 'requeueing' in its log"
 wait_state "${jid}_1" 30 PENDING RUNNING COMPLETED
-[ "$(job_field "${jid}_1" JobState)" = PENDING ] && scontrol update jobid="${jid}_1" StartTime=now
+[ "$(job_field "${jid}_1" JobState)" = PENDING ] && scontrol update jobid="${jid}_1" StartTime=now+3
 wait_state "${jid}_1" 90 COMPLETED
 grep -q 'resumed run' "$(log 1)" || fail "the requeued task 1 did not resume: $(tail -n 3 "$(log 1)")"
 [ -f "$(shard 1)" ] && [ ! -e "$(shard 1).tmp" ] || fail "task 1 did not complete its shard"
