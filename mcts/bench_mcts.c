@@ -28,7 +28,7 @@ int main(int argc, char **argv)
     SearchParams p;
     params_default(&p);
     int searches = 20;
-    const char *weights = XQLAB_CONFIG_DIR "/weights/xiangqi.ini";
+    const char *weights = XQLAB_CONFIG_DIR "/weights/xiangqi-handset.ini";
     XqError err;
     char msg[1024];
     for (int i = 1; i < argc; i++) {

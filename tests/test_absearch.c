@@ -357,7 +357,7 @@ static void ab_pruning_keeps_won_captures(void **state)
     };
     Variant *v = test_load_variant("xiangqi");
     XqError err;
-    Evaluator *e = eval_create(v, XQ_SOURCE_DIR "/configs/weights/xiangqi.ini", &err);
+    Evaluator *e = eval_create(v, XQ_SOURCE_DIR "/configs/weights/xiangqi-handset.ini", &err);
     assert_non_null(e);
     Position *pos = malloc(sizeof *pos);
     AbSearch *pruned = ab_create(v, e, 4 << 20), *plain = ab_create(v, e, 4 << 20);

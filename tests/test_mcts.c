@@ -22,7 +22,7 @@ static int setup(void **state)
     Fixture *f = calloc(1, sizeof *f);
     f->v = test_load_variant("xiangqi");
     XqError err;
-    f->e = eval_create(f->v, XQ_SOURCE_DIR "/configs/weights/xiangqi.ini", &err);
+    f->e = eval_create(f->v, XQ_SOURCE_DIR "/configs/weights/xiangqi-handset.ini", &err);
     if (!f->e)
         fail_msg("%s:%d: %s", err.file, err.line, err.message);
     params_default(&f->p);

@@ -54,8 +54,9 @@ static Variant *edited_variant(const char *name, const char *from1, const char *
     return v;
 }
 
-/* A folder holding copies of the two xiangqi weights files only, as shipped before the other rule
- * sets had files of their own: the cases below about a rule set without a file of its own. */
+/* A folder holding copies of the three xiangqi weights files only (the learned default, the earlier
+ * learned set, the hand-set one), as if the other rule sets had no files of their own: the cases
+ * below about a rule set without a file of its own. */
 static char xq_only_dir[64];
 
 static void copy_file(const char *from, const char *to)
@@ -76,8 +77,8 @@ static const char *xiangqi_only_weights(void)
     if (!xq_only_dir[0]) {
         snprintf(xq_only_dir, sizeof xq_only_dir, "/tmp/xq-weights-xq-XXXXXX");
         assert_non_null(mkdtemp(xq_only_dir));
-        const char *names[] = {"xiangqi.ini", "xiangqi-tuned.ini"};
-        for (int i = 0; i < 2; i++) {
+        const char *names[] = {"xiangqi.ini", "xiangqi-tuned.ini", "xiangqi-handset.ini"};
+        for (int i = 0; i < 3; i++) {
             char from[1024], to[1024];
             snprintf(from, sizeof from, "%s/%s", WEIGHTS_DIR, names[i]);
             snprintf(to, sizeof to, "%s/%s", xq_only_dir, names[i]);
@@ -92,8 +93,8 @@ static void remove_xiangqi_only_weights(void)
     if (!xq_only_dir[0])
         return;
     char path[1024];
-    const char *names[] = {"xiangqi.ini", "xiangqi-tuned.ini"};
-    for (int i = 0; i < 2; i++) {
+    const char *names[] = {"xiangqi.ini", "xiangqi-tuned.ini", "xiangqi-handset.ini"};
+    for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s", xq_only_dir, names[i]);
         unlink(path);
     }
@@ -111,8 +112,8 @@ static Evaluator *evaluator_with(const Variant *v, const char *path)
 }
 
 /* A renamed copy of xiangqi.ini with one rule changed gets the same weights as xiangqi: by
- * features, and among the two shipped files naming all of them (xiangqi.ini, xiangqi-tuned.ini)
- * the one of the shipped rule set it shares its lines with. */
+ * features, the shipped file naming all of them (the learned xiangqi.ini; xiangqi-tuned.ini and
+ * xiangqi-handset.ini name 29 coarse ones). */
 static void renamed_copy_gets_xiangqi_weights(void **state)
 {
     (void)state;
@@ -128,20 +129,19 @@ static void renamed_copy_gets_xiangqi_weights(void **state)
     assert_int_equal(WEIGHTS_NEAREST, b.how);
     assert_string_equal(WEIGHTS_DIR "/xiangqi.ini", a.path);
     assert_string_equal(WEIGHTS_DIR "/xiangqi.ini", b.path);
-    assert_int_equal(29, b.fit.named);
-    assert_int_equal(29, b.fit.matched);
-    assert_true(a.candidates >= 2);
+    assert_true(a.candidates >= 3);
     Evaluator *ea = evaluator_with(xq, a.path), *eb = evaluator_with(copy, b.path);
-    /* The file names the 29 coarse features; the finer families keep their defaults. */
+    /* The file names every feature. */
     assert_int_equal(eval_feature_count(eb), b.fit.features);
+    assert_int_equal(eval_feature_count(eb), b.fit.named);
+    assert_int_equal(eval_feature_count(eb), b.fit.matched);
     assert_int_equal(eval_feature_count(ea), eval_feature_count(eb));
     for (int i = 0; i < eval_feature_count(ea); i++) {
         assert_string_equal(eval_feature_name(ea, i), eval_feature_name(eb, i));
         assert_true(eval_weight(ea, i) == eval_weight(eb, i));
     }
-    /* The hand-set file's values, not the piece values of the variant file (chariot 9 in both,
-     * but the elephant's palace bonus is 0.1 only in the weights file). */
-    assert_true(eval_weight(eb, feature_index(eb, "zone.elephant.palace")) == 0.1);
+    /* The file's learned values, not the piece values of the variant file (chariot 9). */
+    assert_true(eval_weight(eb, feature_index(eb, "material.chariot")) != 9);
     eval_free(ea);
     eval_free(eb);
     variant_free(copy);
@@ -149,9 +149,9 @@ static void renamed_copy_gets_xiangqi_weights(void **state)
 }
 
 /* Sniper xiangqi is xiangqi plus a piece: without a sniper file (a folder of the xiangqi files only)
- * xiangqi.ini applies (all 29 names exist), the sniper's features and the finer families keep
- * their defaults, so the new piece starts from its piece value (4.5 in sniper.ini) and every
- * shared feature from xiangqi's weights. */
+ * xiangqi.ini applies (all its names exist in sniper), the sniper's own features keep their
+ * defaults, so the new piece starts from its piece value (4.5 in sniper.ini) and every shared
+ * feature from xiangqi's weights. */
 static void new_piece_starts_from_nearest_plus_piece_value(void **state)
 {
     (void)state;
@@ -164,28 +164,38 @@ static void new_piece_starts_from_nearest_plus_piece_value(void **state)
     char want_path[1024];
     snprintf(want_path, sizeof want_path, "%s/xiangqi.ini", dir);
     assert_string_equal(want_path, c.path);
-    assert_int_equal(29, c.fit.named);
+    Variant *xq = test_load_variant("xiangqi");
+    Evaluator *exq = evaluator_with(xq, c.path);
+    int nxq = eval_feature_count(exq);
+    assert_int_equal(nxq, c.fit.named);
     Evaluator *e = evaluator_with(sn, c.path);
     int nf = eval_feature_count(e);
+    assert_true(nf > nxq);
     assert_int_equal(nf, c.fit.features);
     assert_false(c.fit.names_feature[feature_index(e, "material.sniper")]);
     assert_true(c.fit.names_feature[feature_index(e, "material.chariot")]);
     assert_true(eval_weight(e, feature_index(e, "material.sniper")) == 4.5);
     assert_true(eval_weight(e, feature_index(e, "mobility.sniper")) == 0);
-    assert_true(eval_weight(e, feature_index(e, "mobility.horse")) == 0.1);
+    assert_true(eval_weight(e, feature_index(e, "mobility.horse")) ==
+                eval_weight(exq, feature_index(exq, "mobility.horse")));
+    assert_true(eval_weight(e, feature_index(e, "material.chariot")) ==
+                eval_weight(exq, feature_index(exq, "material.chariot")));
     char line[2048];
     weights_describe(&c, e, line, sizeof line);
     char want[128];
-    snprintf(want, sizeof want, "names 29 of the %d features", nf);
+    snprintf(want, sizeof want, "names %d of the %d features", nxq, nf);
     assert_non_null(strstr(line, want));
-    snprintf(want, sizeof want, "the other %d keep their defaults: material.sniper = 4.5", nf - 29);
+    snprintf(want, sizeof want, "the other %d keep their defaults: material.sniper = 4.5", nf - nxq);
     assert_non_null(strstr(line, want));
     eval_free(e);
+    eval_free(exq);
+    variant_free(xq);
     variant_free(sn);
 }
 
-/* Banqi has xiangqi's piece names but not its zones or royal safety: neither xiangqi file applies
- * (a folder of the xiangqi files only; banqi ships its own). */
+/* Banqi has xiangqi's piece names but not its zones or royal safety: no xiangqi file applies
+ * (a folder of the xiangqi files only; banqi ships its own). The hand-set file names 29 features,
+ * 14 of them banqi's. */
 static void no_file_applies(void **state)
 {
     (void)state;
@@ -197,7 +207,7 @@ static void no_file_applies(void **state)
     assert_string_equal("", c.path);
     Evaluator *bare = evaluator_with(bq, NULL);
     WeightsFit fit;
-    assert_int_equal(0, weights_fit(bare, WEIGHTS_DIR "/xiangqi.ini", &fit, &err));
+    assert_int_equal(0, weights_fit(bare, WEIGHTS_DIR "/xiangqi-handset.ini", &fit, &err));
     assert_false(weights_fit_applies(&fit));
     assert_int_equal(29, fit.named);
     /* xiangqi's 29 less its 13 zone features and 2 safety features. */
@@ -278,7 +288,7 @@ static void ranking_and_errors(void **state)
 
 /* Every shipped rule set (configs/variants/NAME.ini) finds configs/weights/NAME.ini as its nearest
  * shipped weights, which loads; the files exported by xqlab train name every feature of their rule
- * set (xiangqi.ini, the hand-set default, names its 29 coarse features). */
+ * set, as does xiangqi.ini, learned by xqlab tune. */
 static void every_rule_set_finds_its_own_file(void **state)
 {
     (void)state;
@@ -301,7 +311,7 @@ static void every_rule_set_finds_its_own_file(void **state)
             fail_msg("rule set %s: nearest shipped weights '%s', expected %s", name, c.path, want);
         Evaluator *e = evaluator_with(v, c.path);
         assert_int_equal(c.fit.named, c.fit.matched);
-        if (strcmp(name, "xiangqi") != 0 && c.fit.named != eval_feature_count(e))
+        if (c.fit.named != eval_feature_count(e))
             fail_msg("rule set %s: its file names %d of its %d features", name, c.fit.named, eval_feature_count(e));
         eval_free(e);
         variant_free(v);

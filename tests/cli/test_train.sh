@@ -4,9 +4,10 @@
 # as without, refusal of other settings and of a folder that is not a run (nothing touched), a
 # tampered pinned file, the run's lock, -g extending a run, --status, --export (never over a file
 # without --force) and a hidden-piece rule set.
-# usage: test_train.sh PATH/TO/xqlab
+# usage: test_train.sh PATH/TO/xqlab SOURCE_DIR
 set -u
 XQLAB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+HANDSET=$2/configs/weights/xiangqi-handset.ini
 dir=$(mktemp -d)
 bg=
 trap '[ -n "$bg" ] && kill -9 $bg 2>/dev/null; rm -rf "$dir"' EXIT
@@ -66,7 +67,7 @@ cmp -s A/best.ini A/gen2/weights.ini && ok "best.ini is the newest weights" || f
 grep -q '^  2  ' a.out && ok "table printed" || fail "table: $(cat a.out)"
 
 # A gate that cannot pass: bounds far above 0 never promote.
-eval "run -o H $tiny -g 1 --sprt 500,600,0.25,0.25" > /dev/null 2> h.err || fail "high bounds run: $(cat h.err)"
+eval "run -o H $tiny -g 1 --sprt 500,600,0.25,0.25 --start \"\$HANDSET\"" > /dev/null 2> h.err || fail "high bounds run: $(cat h.err)"
 [ "$(value promoted H/gen1/record.ini)" = no ] && [ "$(value gate_verdict H/gen1/record.ini)" != H1 ] &&
     cmp -s H/gen1/weights.ini H/gen0/weights.ini && ok "no promotion without H1" ||
     fail "high bounds: $(value gate_verdict H/gen1/record.ini) promoted $(value promoted H/gen1/record.ini)"
@@ -189,8 +190,8 @@ run -o A --export out.ini > /dev/null 2> e2.err
 rc=$?
 [ $rc -eq 1 ] && grep -q 'force' e2.err && ok "export never replaces without --force" || fail "export again: exit $rc: $(cat e2.err)"
 run -o A --export out.ini --force > /dev/null 2>&1 && ok "export --force" || fail "export --force"
-# Weights in force that name only some features (H kept its starting weights, the nearest shipped
-# file, xiangqi.ini: 29 names) are exported with the others at their defaults: the file names every
+# Weights in force that name only some features (H kept its starting weights, the hand-set
+# xiangqi-handset.ini: 29 names) are exported with the others at their defaults: the file names every
 # feature of the rule set, and plays the same games as the file it came from.
 nf=$("$XQLAB" variants --weights xiangqi | sed -n 's/^rule set xiangqi: \([0-9]*\) evaluation features$/\1/p')
 run -o H --export h.ini > /dev/null 2> e3.err
