@@ -1,8 +1,9 @@
 /* xboard.c - the XBoard / CECP version 2 front end, enough for Debian's xboard to play and
  * analyse: protover, new, variant, force, go, playother, usermove, level, st, sd, time, otim,
  * ?, ping, result, setboard, undo, remove, post / nopost, analyze / exit, memory, cores, option,
- * quit. The engine claims results by the rule set's verdict ("1-0 {...}"). Ranks count from 0,
- * as XBoard numbers a board of ten ranks. */
+ * quit. The engine claims results by the rule set's verdict ("1-0 {...}"), except the wins and
+ * losses of the repetition rules and the move-limit draw, which the GUI adjudicates. Ranks count
+ * from 0, as XBoard numbers a board of ten ranks. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,12 +35,25 @@ static void on_info(void *user, const EngineReport *r)
         print_thinking(c, r);
 }
 
+/* Verdicts the GUI adjudicates by rules of its own, which the engine does not claim (it plays on):
+ * XBoard accepts an engine's win claim only for a mate it has flagged itself, forfeits any other
+ * as a false claim, and applies its own perpetual-check and chase tests at its repetition count
+ * (-repeatsToDraw, 6 by default); it accepts a move-limit draw claim only by its own count
+ * (100 plies, checks and their replies not counted), which is not the rule set's. */
+static bool gui_adjudicates(GameStatus st)
+{
+    if (st.reason == TERM_MOVE_LIMIT)
+        return true;
+    return st.result != RESULT_DRAW &&
+           (st.reason == TERM_PERPETUAL_CHECK || st.reason == TERM_PERPETUAL_CHASE);
+}
+
 /* Claims the result if the game is over by the rule set: "1-0 {Red wins: checkmate}". Red is
- * XBoard's White (the first mover). Returns true if it is over. */
+ * XBoard's White (the first mover). Returns true if it is over and claimed. */
 static bool claim_result(EngineContext *c)
 {
     GameStatus st = session_status(c->s);
-    if (st.result == RESULT_NONE)
+    if (st.result == RESULT_NONE || gui_adjudicates(st))
         return false;
     char status[128];
     game_status_format(st, status, sizeof status);

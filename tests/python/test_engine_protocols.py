@@ -596,6 +596,34 @@ def test_xboard():
     lines = e.expect(r"^1-0 \{", timeout=10 + PROMPT)
     check(any(l == "move b0b9" for l in lines), "mate not played: %r" % lines)
     check("checkmate" in lines[-1], "claim without reason: %r" % lines[-1])
+    # A perpetual chase is not claimed (XBoard forfeits any win claim but a mate it flagged, and
+    # adjudicates repetitions by its own tests): Red's cannon has chased Black's rook into the
+    # third occurrence, a win for Black by xqlab's rules; the engine, playing Black, moves on.
+    chase_fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1"
+    chase = "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2".split()
+    e.send("new")
+    e.send("force")
+    e.send("setboard " + chase_fen)
+    for mv in chase:
+        e.send("usermove " + mv)
+    e.send("st 1")
+    e.send("go")
+    lines = e.expect(r"^(move |1-0|0-1|1/2-1/2)", timeout=10 + PROMPT)
+    check(lines[-1].startswith("move "), "perpetual chase claimed or no move: %r" % lines[-1:])
+    # The board after the cycle: the cannon back on a2, the rook on a7 (the FEN above, by hand).
+    after = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/C5NC1/9/1NBAKAB1R b - - 0 1"
+    check(legal_after(after, [lines[-1].split()[1]]), "move after the chase illegal: %r" % lines[-1])
+    # Nor is the move-limit draw (XBoard counts its own 100 plies, without checks): Red's quiet
+    # move is the 120th ply without a capture; the engine, playing Black, moves on.
+    limit_fen = "3k5/9/9/9/9/9/9/9/4A4/3AK4 w - - 119 80"
+    check(legal_after(limit_fen, ["e1f2"]), "the move-limit case's first move is illegal")
+    e.send("new")
+    e.send("force")
+    e.send("setboard " + limit_fen)
+    e.send("usermove e1f2")
+    e.send("go")
+    lines = e.expect(r"^(move |1-0|0-1|1/2-1/2)", timeout=10 + PROMPT)
+    check(lines[-1].startswith("move "), "move-limit draw claimed or no move: %r" % lines[-1:])
     # Analysis: thinking lines until exit; undo goes back.
     e.send("new")
     e.send("force")
