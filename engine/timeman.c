@@ -9,7 +9,9 @@ int64_t timeman_budget(const TimeControl *tc, int64_t overhead_ms)
     if (overhead_ms < 0)
         overhead_ms = 0;
     if (tc->movetime_ms > 0)
-        return max64(1, tc->movetime_ms - min64(overhead_ms, tc->movetime_ms / 10));
+        /* A fixed time is the GUI's to measure, and another engine uses all of it: only a
+         * fiftieth at most is held back for the answer. */
+        return max64(1, tc->movetime_ms - min64(overhead_ms, tc->movetime_ms / 50));
     if (!tc->clock)
         return 0;
     /* What may be spent without flagging: the clock less one overhead for this move's answer. */

@@ -20,7 +20,7 @@ enum { TIMEMAN_MOVES_LEFT = 30 };
 /* Milliseconds to search this move (at least 1), or 0 if the control sets no time (neither a
  * move time nor a clock). overhead_ms is the time lost between the GUI and the engine per
  * move (pipes, start-up of the search, the answer). A fixed move time is used less
- * min(overhead_ms, movetime / 10); a clock never gives more than half of what is left after
+ * min(overhead_ms, movetime / 50); a clock never gives more than half of what is left after
  * the overhead (nine tenths on the last move before a new time control). */
 int64_t timeman_budget(const TimeControl *tc, int64_t overhead_ms);
 

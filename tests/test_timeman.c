@@ -27,13 +27,14 @@ static TimeControl clock_of(int64_t time_ms, int64_t inc_ms, int movestogo)
     return tc;
 }
 
-/* A fixed move time loses min(overhead, movetime / 10). */
+/* A fixed move time loses min(overhead, movetime / 50). */
 static void fixed_move_time(void **state)
 {
     (void)state;
     TimeControl tc = movetime(1000);
-    assert_int_equal(timeman_budget(&tc, 30), 970);   /* 1000 - min(30, 100) */
-    assert_int_equal(timeman_budget(&tc, 500), 900);  /* 1000 - min(500, 100) */
+    assert_int_equal(timeman_budget(&tc, 30), 980);   /* 1000 - min(30, 20) */
+    assert_int_equal(timeman_budget(&tc, 500), 980);  /* 1000 - min(500, 20) */
+    assert_int_equal(timeman_budget(&tc, 15), 985);   /* 1000 - min(15, 20) */
     assert_int_equal(timeman_budget(&tc, 0), 1000);
     assert_int_equal(timeman_budget(&tc, -5), 1000);  /* a negative overhead counts as 0 */
     tc = movetime(5);
@@ -43,7 +44,7 @@ static void fixed_move_time(void **state)
     /* A move time wins over a clock given with it. */
     tc = clock_of(60000, 0, 0);
     tc.movetime_ms = 200;
-    assert_int_equal(timeman_budget(&tc, 10), 190);
+    assert_int_equal(timeman_budget(&tc, 10), 196);   /* 200 - min(10, 4) */
 }
 
 /* Neither a move time nor a clock: no time limit (depth, nodes or infinite searches). */
