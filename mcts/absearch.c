@@ -9,6 +9,7 @@
 #include "eval_private.h"
 #include "hidden.h"
 #include "pst_delta.h"
+#include "see.h"
 #include "status.h"
 #include "walk.h"
 
@@ -24,6 +25,7 @@ struct AbSearch {
     bool hidden;        /* face-down pieces */
     bool null_ok;       /* null-move pruning: rule sets without rule modules */
     bool prune;         /* the selective pruning of ab_set_pruning (on by default) */
+    bool see;           /* captures that lose material by see() are ordered after the quiet moves */
     int qdepth;         /* capture plies after the full-width ones */
     int root_depth;     /* full-width depth of the current search (bounds check extensions) */
     bool abort;         /* a limit of the root search was reached: every node returns at once */
@@ -50,6 +52,7 @@ AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes)
     s->hidden = hidden_on(v);
     s->null_ok = v->modules == 0;
     s->prune = true;
+    s->see = see_supported(v);
     /* Late-move reduction in plies by remaining depth and move number (both from 1): about
      * ln(depth) ln(moves) / 1.6, so a late quiet move of a deep node is searched several plies
      * shallower first. */
@@ -84,6 +87,11 @@ void ab_clear(AbSearch *s)
 void ab_set_pruning(AbSearch *s, bool on)
 {
     s->prune = on;
+}
+
+void ab_set_see(AbSearch *s, bool on)
+{
+    s->see = on && see_supported(s->v);
 }
 
 const AbStats *ab_stats(const AbSearch *s)
@@ -259,6 +267,7 @@ enum {
     KEY_TT = 1 << 30,
     KEY_CAPTURE = 1 << 26,
     KEY_KILLER = 1 << 24,
+    KEY_LOSING = -(1 << 20), /* below every history value (int16_t) */
 };
 
 static void order_moves(AbSearch *s, const Position *pos, int ply, Move tt_move)
@@ -271,9 +280,16 @@ static void order_moves(AbSearch *s, const Position *pos, int ply, Move tt_move)
         Piece pc = pos->board[XQ_MOVE_FROM(mv)], victim = pos->board[XQ_MOVE_TO(mv)];
         if (mv == tt_move)
             key[i] = KEY_TT;
-        else if (victim && XQ_PIECE_SIDE(victim) != pos->side && !hidden_is_down(s->v, victim))
-            key[i] = KEY_CAPTURE + (int)(1600.0 * e->value[XQ_PIECE_KIND(victim)]) -
-                     (pc ? (int)(100.0 * e->value[XQ_PIECE_KIND(pc)]) : 0);
+        else if (victim && XQ_PIECE_SIDE(victim) != pos->side && !hidden_is_down(s->v, victim)) {
+            int mvv_lva = (int)(1600.0 * e->value[XQ_PIECE_KIND(victim)]) -
+                          (pc ? (int)(100.0 * e->value[XQ_PIECE_KIND(pc)]) : 0);
+            /* A capture by a more valuable piece is kept with the captures only if the
+             * exchange on its destination does not lose material. */
+            bool losing = s->see && pc &&
+                          e->value[XQ_PIECE_KIND(pc)] > e->value[XQ_PIECE_KIND(victim)] &&
+                          see(pos, e->value, mv) < 0;
+            key[i] = (losing ? KEY_LOSING : KEY_CAPTURE) + mvv_lva;
+        }
         else if (mv == s->killers[ply][0])
             key[i] = KEY_KILLER + 1;
         else if (mv == s->killers[ply][1])

@@ -58,6 +58,10 @@ void ab_free(AbSearch *s);
  * reductions of 1 or 2 plies), for tests that compare the two. */
 void ab_set_pruning(AbSearch *s, bool on);
 
+/* Static exchange ordering (see.h; on by default where see_supported): a capture whose exchange
+ * loses material is tried after the quiet moves instead of with the captures. */
+void ab_set_see(AbSearch *s, bool on);
+
 /* Forgets the table, killers and history: a new game. */
 void ab_clear(AbSearch *s);
 

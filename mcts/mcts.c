@@ -160,6 +160,8 @@ Mcts *mcts_create(const Variant *v, const Evaluator *e, const SearchParams *p)
     m->remap = malloc((size_t)m->capacity * sizeof *m->remap);
     m->check_points = calloc(2 * XQ_MAX_POINTS, sizeof *m->check_points);
     m->ab = ab_create(v, e, (uint64_t)p->hash_mb << 20);
+    if (m->ab)
+        ab_set_see(m->ab, p->see_order);
     if (!m->nodes || !m->remap || !m->check_points || !m->ab) {
         mcts_free(m);
         return NULL;

@@ -54,6 +54,9 @@ typedef struct SearchParams {
     double prior_see;          /* weight of the exchange estimate (threats.h) in the move heuristic:
                                 * a piece moved onto an attacked point risks its value, one moved
                                 * off an attacked point saves it (0 = off) */
+    int see_order;             /* alpha-beta move ordering: captures that lose material by static
+                                * exchange (see.h) after the quiet moves (rule sets without rule
+                                * modules) */
     double progress_pull;      /* leaf value x (1 - pull x share of the move limit used) */
     int search;                /* SearchKind */
     int ab_depth;              /* search = ab without a time budget: full-width depth per move */
