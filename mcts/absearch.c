@@ -26,6 +26,7 @@ struct AbSearch {
     bool null_ok;       /* null-move pruning: rule sets without rule modules */
     bool prune;         /* the selective pruning of ab_set_pruning (on by default) */
     bool see;           /* captures that lose material by see() are ordered after the quiet moves */
+    bool see_prune;     /* ... and such captures are not searched where they cannot matter */
     int qdepth;         /* capture plies after the full-width ones */
     int root_depth;     /* full-width depth of the current search (bounds check extensions) */
     bool abort;         /* a limit of the root search was reached: every node returns at once */
@@ -53,6 +54,7 @@ AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes)
     s->null_ok = v->modules == 0;
     s->prune = true;
     s->see = see_supported(v);
+    s->see_prune = s->see;
     /* Late-move reduction in plies by remaining depth and move number (both from 1): about
      * ln(depth) ln(moves) / 1.6, so a late quiet move of a deep node is searched several plies
      * shallower first. */
@@ -92,6 +94,11 @@ void ab_set_pruning(AbSearch *s, bool on)
 void ab_set_see(AbSearch *s, bool on)
 {
     s->see = on && see_supported(s->v);
+}
+
+void ab_set_see_prune(AbSearch *s, bool on)
+{
+    s->see_prune = on && see_supported(s->v);
 }
 
 const AbStats *ab_stats(const AbSearch *s)
@@ -139,6 +146,25 @@ static inline void poll_limits(AbSearch *s)
 }
 
 /* ---- capture search ------------------------------------------------------------------------- */
+
+/* True if the plain move mv (no rule-module flags) would leave the opponent's royal piece in
+ * check: the board is changed in place, tested and restored. */
+static bool gives_check(Position *pos, Move mv)
+{
+    Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
+    Side us = pos->side;
+    Piece pc = pos->board[from], cap = pos->board[to];
+    Point royal = pos->royal[us];
+    pos->board[to] = pc;
+    pos->board[from] = XQ_EMPTY;
+    if (royal == from)
+        pos->royal[us] = to;
+    bool check = pos_royal_attacked(pos, XQ_OTHER(us));
+    pos->royal[us] = royal;
+    pos->board[from] = pc;
+    pos->board[to] = cap;
+    return check;
+}
 
 #define QS_ROYAL_TAKEN 1e6
 
@@ -208,6 +234,15 @@ static double qsearch(AbSearch *s, Position *pos, double alpha, double beta, int
             continue;
         if (v->royal_mask >> XQ_PIECE_KIND(pos->board[XQ_MOVE_TO(mv)]) & 1)
             return QS_ROYAL_TAKEN; /* only reachable if the previous ply left its royal en prise */
+        /* A capture by a more valuable piece that loses the exchange is not tried, unless it
+         * checks (a sacrifice that opens the royal piece may mate). */
+        if (s->see_prune &&
+            e->value[XQ_PIECE_KIND(pos->board[XQ_MOVE_FROM(mv)])] >
+                e->value[XQ_PIECE_KIND(pos->board[XQ_MOVE_TO(mv)])] &&
+            see(pos, e->value, mv) < 0 && !gives_check(pos, mv)) {
+            s->stats.see_skips++;
+            continue;
+        }
         if (!pos_is_legal(pos, mv))
             continue;
         Undo u;
@@ -411,6 +446,8 @@ enum {
     FUT_MARGIN = 150,      /* per remaining ply */
     LMP_DEPTH = 6,         /* late-move pruning: remaining plies at most this */
     IIR_DEPTH = 4,         /* internal iterative reduction: remaining plies at least this */
+    SEE_DEPTH = 5,         /* losing captures (see_prune): remaining plies at most this */
+    SEE_MARGIN = 150,      /* ... skipped when they lose more than this per remaining ply */
 };
 
 /* Quiet moves tried at a node of `depth` remaining plies (at most LMP_DEPTH) after which the
@@ -418,25 +455,6 @@ enum {
 static inline int lmp_count(int depth, bool improving)
 {
     return improving ? 3 + depth * depth : (3 + depth * depth) / 2;
-}
-
-/* True if the plain move mv (no rule-module flags) would leave the opponent's royal piece in
- * check: the board is changed in place, tested and restored. */
-static bool gives_check(Position *pos, Move mv)
-{
-    Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
-    Side us = pos->side;
-    Piece pc = pos->board[from], cap = pos->board[to];
-    Point royal = pos->royal[us];
-    pos->board[to] = pc;
-    pos->board[from] = XQ_EMPTY;
-    if (royal == from)
-        pos->royal[us] = to;
-    bool check = pos_royal_attacked(pos, XQ_OTHER(us));
-    pos->royal[us] = royal;
-    pos->board[from] = pc;
-    pos->board[to] = cap;
-    return check;
 }
 
 static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int ply, bool pv)
@@ -530,6 +548,15 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
         bool killer = mv == s->killers[ply][0] || mv == s->killers[ply][1];
         if (skip_quiets && quiet && !killer && legal > 0 && !gives_check(pos, mv)) {
             s->stats.lmp_skips++;
+            continue;
+        }
+        /* A capture that loses the exchange by more than a margin per remaining ply, near the
+         * horizon and giving no check, is not searched: it is ordered after the quiet moves
+         * (order_moves), so its key says which captures to test. */
+        if (selective && s->see_prune && victim && legal > 0 && depth <= SEE_DEPTH &&
+            s->keys[ply][i] < KEY_LOSING / 2 &&
+            100.0 * see(pos, s->e->value, mv) < -SEE_MARGIN * depth && !gives_check(pos, mv)) {
+            s->stats.see_skips++;
             continue;
         }
         if (!pos_is_legal(pos, mv))

@@ -34,6 +34,7 @@ typedef struct AbStats {
     uint64_t null_tries, null_cuts; /* null moves tried, and those that held beta */
     uint64_t rfp_cuts;       /* nodes cut by reverse futility */
     uint64_t futility_skips; /* quiet moves not searched by futility pruning */
+    uint64_t see_skips;      /* losing captures not searched (ab_set_see_prune) */
     uint64_t lmp_skips;      /* quiet moves not searched by late-move pruning */
     uint64_t iir_nodes;      /* nodes searched a ply shallower for want of a table move */
 } AbStats;
@@ -61,6 +62,12 @@ void ab_set_pruning(AbSearch *s, bool on);
 /* Static exchange ordering (see.h; on by default where see_supported): a capture whose exchange
  * loses material is tried after the quiet moves instead of with the captures. */
 void ab_set_see(AbSearch *s, bool on);
+
+/* Static exchange pruning (on by default where see_supported): the capture search skips a
+ * capture by a more valuable piece that loses the exchange and gives no check; the full-width
+ * search, at most SEE_DEPTH = 5 plies from the horizon outside the principal variation, skips
+ * a losing capture that gives no check and loses more than 1.5 pawns per remaining ply. */
+void ab_set_see_prune(AbSearch *s, bool on);
 
 /* Forgets the table, killers and history: a new game. */
 void ab_clear(AbSearch *s);

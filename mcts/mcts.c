@@ -160,8 +160,10 @@ Mcts *mcts_create(const Variant *v, const Evaluator *e, const SearchParams *p)
     m->remap = malloc((size_t)m->capacity * sizeof *m->remap);
     m->check_points = calloc(2 * XQ_MAX_POINTS, sizeof *m->check_points);
     m->ab = ab_create(v, e, (uint64_t)p->hash_mb << 20);
-    if (m->ab)
+    if (m->ab) {
         ab_set_see(m->ab, p->see_order);
+        ab_set_see_prune(m->ab, p->see_prune);
+    }
     if (!m->nodes || !m->remap || !m->check_points || !m->ab) {
         mcts_free(m);
         return NULL;

@@ -57,6 +57,8 @@ typedef struct SearchParams {
     int see_order;             /* alpha-beta move ordering: captures that lose material by static
                                 * exchange (see.h) after the quiet moves (rule sets without rule
                                 * modules) */
+    int see_prune;             /* ... and such captures skipped in the capture search and near the
+                                * horizon (ab_set_see_prune) */
     double progress_pull;      /* leaf value x (1 - pull x share of the move limit used) */
     int search;                /* SearchKind */
     int ab_depth;              /* search = ab without a time budget: full-width depth per move */

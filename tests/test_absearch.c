@@ -303,9 +303,10 @@ static void ab_reveal_outcomes_searched_below_the_root(void **state)
 /* A mate in two whose first move is quiet (a0a8, no check; b1b9 mates, as Fairy-Stockfish 11.1
  * finds it), and a mate in five (nine plies, the same engine's "mate 5") that needs a depth where
  * every pruning is active: the pruned search finds both with their distances (the long one at a
- * nominal depth of 13; at 12, late-move pruning and the internal iterative reduction leave a
- * longer mate), and its counters show that reverse futility, futility, late-move pruning and
- * the internal iterative reduction ran in the search that found the long one. */
+ * nominal depth of 14; at 12 and 13, late-move pruning, the internal iterative reduction and
+ * the skipped losing captures leave a longer mate), and its counters show that reverse
+ * futility, futility, late-move pruning, the internal iterative reduction and the exchange
+ * pruning ran in the search that found the long one. */
 static void ab_pruning_finds_mates(void **state)
 {
     (void)state;
@@ -323,13 +324,43 @@ static void ab_pruning_finds_mates(void **state)
     assert_true(ab_search(s, f->pos, 12, 4, &best) > AB_MATE_BOUND);
     ab_clear(s);
     AbStats before = *ab_stats(s);
-    assert_int_equal(ab_search(s, f->pos, 13, 4, &best), AB_MATE - 9);
+    assert_int_equal(ab_search(s, f->pos, 14, 4, &best), AB_MATE - 9);
     assert_true(pos_move_is_legal(f->pos, best));
+    assert_true(ab_stats(s)->see_skips > before.see_skips);
     assert_true(ab_stats(s)->rfp_cuts > before.rfp_cuts);
     assert_true(ab_stats(s)->futility_skips > before.futility_skips);
     assert_true(ab_stats(s)->lmp_skips > before.lmp_skips);
     assert_true(ab_stats(s)->iir_nodes > before.iir_nodes);
     ab_free(s);
+    fixture_free(f);
+}
+
+/* Exchange pruning in the capture search (hand-made): the red chariot on e1 can take the pawn
+ * on e5, which the black horse on d7 takes back (exchange -8 pawns). With the black general on
+ * f9 the capture gives no check and is skipped, and the value is the plain capture search's
+ * (the capture never helped); with the general on e9 it checks and is searched. */
+static void see_prune_skips_losing_captures(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    AbSearch *pruned = ab_create(f->v, f->e, 1 << 20), *plain = ab_create(f->v, f->e, 1 << 20);
+    ab_set_see_prune(plain, false);
+    test_set_fen(f->pos, f->v, "5k3/9/3n5/9/4p4/9/9/9/4R4/3K5 w - - 0 1");
+    uint64_t skips = ab_stats(pruned)->see_skips, nodes = ab_stats(pruned)->nodes;
+    uint64_t plain_nodes = ab_stats(plain)->nodes;
+    assert_int_equal(ab_qsearch(pruned, f->pos, 4), ab_qsearch(plain, f->pos, 4));
+    assert_int_equal(ab_stats(pruned)->see_skips, skips + 1);
+    assert_int_equal(ab_stats(pruned)->nodes - nodes, 1);
+    assert_int_equal(ab_stats(plain)->nodes - plain_nodes, 3); /* root, Rxe5, Nxe5 */
+    assert_int_equal(ab_stats(plain)->see_skips, 0);
+    test_set_fen(f->pos, f->v, "4k4/9/3n5/9/4p4/9/9/9/4R4/3K5 w - - 0 1");
+    skips = ab_stats(pruned)->see_skips;
+    nodes = ab_stats(pruned)->nodes;
+    ab_qsearch(pruned, f->pos, 4);
+    assert_int_equal(ab_stats(pruned)->see_skips, skips);
+    assert_true(ab_stats(pruned)->nodes - nodes >= 2);
+    ab_free(pruned);
+    ab_free(plain);
     fixture_free(f);
 }
 
@@ -362,6 +393,7 @@ static void ab_pruning_keeps_won_captures(void **state)
     Position *pos = malloc(sizeof *pos);
     AbSearch *pruned = ab_create(v, e, 4 << 20), *plain = ab_create(v, e, 4 << 20);
     ab_set_pruning(plain, false);
+    ab_set_see_prune(plain, false);
     for (size_t i = 0; i < sizeof FENS / sizeof FENS[0]; i++) {
         test_set_fen(pos, v, FENS[i]);
         ab_clear(pruned);
@@ -888,6 +920,7 @@ int main(void)
         cmocka_unit_test(ab_reveal_outcomes_searched_below_the_root),
         cmocka_unit_test(ab_pruning_finds_mates),
         cmocka_unit_test(ab_pruning_keeps_won_captures),
+        cmocka_unit_test(see_prune_skips_losing_captures),
         cmocka_unit_test(ab_root_finds_mate_and_stops),
         cmocka_unit_test(ab_root_limits),
         cmocka_unit_test(ab_root_chance_nodes),
