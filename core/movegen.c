@@ -177,6 +177,23 @@ int pos_generate_pseudo(const Position *pos, MoveList *list)
     return n;
 }
 
+bool pos_gives_check(Position *pos, Move mv)
+{
+    Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
+    Side us = pos->side;
+    Piece pc = pos->board[from], cap = pos->board[to];
+    Point royal = pos->royal[us];
+    pos->board[to] = pc;
+    pos->board[from] = XQ_EMPTY;
+    if (royal == from)
+        pos->royal[us] = to;
+    bool check = pos_royal_attacked(pos, XQ_OTHER(us));
+    pos->royal[us] = royal;
+    pos->board[from] = pc;
+    pos->board[to] = cap;
+    return check;
+}
+
 static inline bool plain_is_legal(Position *pos, Move m);
 
 bool pos_is_legal(Position *pos, Move m)

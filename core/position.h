@@ -81,6 +81,10 @@ bool pos_move_is_legal(Position *pos, Move m);
 
 /* True if side's royal piece stands attacked. */
 bool pos_royal_attacked(const Position *pos, Side side);
+
+/* True if the plain move mv (no rule-module flags) of the side to move would leave the
+ * opponent's royal piece attacked: the board is changed in place, tested and restored. */
+bool pos_gives_check(Position *pos, Move mv);
 /* Number of pieces of `by` attacking point p (generic, not for the hot path); fills up to
  * `max` attacker points if `from` is not NULL. */
 int pos_attackers(Position *pos, Point p, Side by, Point *from, int max);

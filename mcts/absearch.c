@@ -147,25 +147,6 @@ static inline void poll_limits(AbSearch *s)
 
 /* ---- capture search ------------------------------------------------------------------------- */
 
-/* True if the plain move mv (no rule-module flags) would leave the opponent's royal piece in
- * check: the board is changed in place, tested and restored. */
-static bool gives_check(Position *pos, Move mv)
-{
-    Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
-    Side us = pos->side;
-    Piece pc = pos->board[from], cap = pos->board[to];
-    Point royal = pos->royal[us];
-    pos->board[to] = pc;
-    pos->board[from] = XQ_EMPTY;
-    if (royal == from)
-        pos->royal[us] = to;
-    bool check = pos_royal_attacked(pos, XQ_OTHER(us));
-    pos->royal[us] = royal;
-    pos->board[from] = pc;
-    pos->board[to] = cap;
-    return check;
-}
-
 #define QS_ROYAL_TAKEN 1e6
 
 /* Capture-only alpha-beta in pawns over `stand` (the side to move's static score, updated by
@@ -239,7 +220,7 @@ static double qsearch(AbSearch *s, Position *pos, double alpha, double beta, int
         if (s->see_prune &&
             e->value[XQ_PIECE_KIND(pos->board[XQ_MOVE_FROM(mv)])] >
                 e->value[XQ_PIECE_KIND(pos->board[XQ_MOVE_TO(mv)])] &&
-            see(pos, e->value, mv) < 0 && !gives_check(pos, mv)) {
+            see(pos, e->value, mv) < 0 && !pos_gives_check(pos, mv)) {
             s->stats.see_skips++;
             continue;
         }
@@ -546,7 +527,7 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
         Piece victim = pos->board[XQ_MOVE_TO(mv)];
         bool quiet = !victim && !XQ_MOVE_FLAGS(mv) && mv != tt_move;
         bool killer = mv == s->killers[ply][0] || mv == s->killers[ply][1];
-        if (skip_quiets && quiet && !killer && legal > 0 && !gives_check(pos, mv)) {
+        if (skip_quiets && quiet && !killer && legal > 0 && !pos_gives_check(pos, mv)) {
             s->stats.lmp_skips++;
             continue;
         }
@@ -555,7 +536,7 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
          * (order_moves), so its key says which captures to test. */
         if (selective && s->see_prune && victim && legal > 0 && depth <= SEE_DEPTH &&
             s->keys[ply][i] < KEY_LOSING / 2 &&
-            100.0 * see(pos, s->e->value, mv) < -SEE_MARGIN * depth && !gives_check(pos, mv)) {
+            100.0 * see(pos, s->e->value, mv) < -SEE_MARGIN * depth && !pos_gives_check(pos, mv)) {
             s->stats.see_skips++;
             continue;
         }
@@ -570,7 +551,7 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
             /* Futility: a quiet move that gives no check cannot lift this node to alpha. */
             if (selective && quiet && !killer && legal > 1 && depth <= FUT_DEPTH &&
                 eval + FUT_BASE + FUT_MARGIN * depth <= alpha) {
-                check_after = gives_check(pos, mv);
+                check_after = pos_gives_check(pos, mv);
                 if (!check_after) {
                     s->stats.futility_skips++;
                     if (best < eval + FUT_BASE + FUT_MARGIN * depth)

@@ -236,24 +236,6 @@ static float leaf_value(Mcts *m, Position *pos, Move *best)
 
 /* ---- expansion ------------------------------------------------------------------------------ */
 
-/* True if the pseudo-legal move mv puts the opponent's royal piece in check. */
-static bool gives_check(Position *pos, Move mv)
-{
-    Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
-    Side us = pos->side;
-    Piece pc = pos->board[from], cap = pos->board[to];
-    Point royal = pos->royal[us];
-    pos->board[to] = pc;
-    pos->board[from] = XQ_EMPTY;
-    if (royal == from)
-        pos->royal[us] = to;
-    bool check = pos_royal_attacked(pos, XQ_OTHER(us));
-    pos->royal[us] = royal;
-    pos->board[from] = pc;
-    pos->board[to] = cap;
-    return check;
-}
-
 /* Prior score of taking the enemy royal piece (multi-move turns can): the game ends there. */
 #define ROYAL_CAPTURE_SCORE 100.0
 
@@ -361,7 +343,7 @@ static bool heuristic_logits(Mcts *m, Position *pos, const Node *child, int n)
         else if (pos->board[to])
             score -= 0.1 * e->value[XQ_PIECE_KIND(pos->board[from])];
         if (cp && p->prior_check_bonus > 0 && (pointset_has(cp, from) || pointset_has(cp, to)) &&
-            gives_check(pos, mv))
+            pos_gives_check(pos, mv))
             score += p->prior_check_bonus;
         m->logits[i] = score * inv_t;
     }
