@@ -177,9 +177,11 @@ int pos_generate_pseudo(const Position *pos, MoveList *list)
     return n;
 }
 
-bool pos_gives_check(Position *pos, Move mv)
+/* Plays the plain move m of the side to move on the board only, tests whether the royal piece
+ * of `side` stands attacked, and restores the board. */
+static inline bool royal_attacked_after(Position *pos, Move m, Side side)
 {
-    Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
+    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
     Side us = pos->side;
     Piece pc = pos->board[from], cap = pos->board[to];
     Point royal = pos->royal[us];
@@ -187,11 +189,16 @@ bool pos_gives_check(Position *pos, Move mv)
     pos->board[from] = XQ_EMPTY;
     if (royal == from)
         pos->royal[us] = to;
-    bool check = pos_royal_attacked(pos, XQ_OTHER(us));
+    bool attacked = pos_royal_attacked(pos, side);
     pos->royal[us] = royal;
     pos->board[from] = pc;
     pos->board[to] = cap;
-    return check;
+    return attacked;
+}
+
+bool pos_gives_check(Position *pos, Move mv)
+{
+    return royal_attacked_after(pos, mv, XQ_OTHER(pos->side));
 }
 
 static inline bool plain_is_legal(Position *pos, Move m);
@@ -208,24 +215,10 @@ bool pos_plain_move_is_legal(Position *pos, Move m)
     return plain_is_legal(pos, m);
 }
 
-/* Plays the plain move on the board only and tests the mover's royal piece. */
+/* The mover's royal piece is safe after the plain move (always so without one). */
 static inline bool plain_is_legal(Position *pos, Move m)
 {
-    Side us = pos->side;
-    if (pos->royal[us] == XQ_NO_POINT)
-        return true;
-    Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
-    Piece pc = pos->board[from], cap = pos->board[to];
-    Point royal = pos->royal[us];
-    pos->board[to] = pc;
-    pos->board[from] = XQ_EMPTY;
-    if (royal == from)
-        pos->royal[us] = to;
-    bool ok = !pos_royal_attacked(pos, us);
-    pos->royal[us] = royal;
-    pos->board[from] = pc;
-    pos->board[to] = cap;
-    return ok;
+    return pos->royal[pos->side] == XQ_NO_POINT || !royal_attacked_after(pos, m, pos->side);
 }
 
 /* Moves that touch no danger point of a royal piece not in check cannot expose it. */

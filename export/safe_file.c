@@ -60,7 +60,7 @@ typedef struct LogWriter {
     Checksum sum;
 } LogWriter;
 
-static int write_all(int fd, const void *data, size_t n)
+int h5safe_write_all(int fd, const void *data, size_t n)
 {
     const uint8_t *p = data;
     while (n > 0) {
@@ -128,11 +128,11 @@ static int log_put(LogWriter *l, const void *data, size_t n)
     checksum_add(&l->sum, data, n);
     l->bytes += n;
     if (l->used + n > STAGE_BYTES) {
-        if (write_all(l->fd, l->stage, l->used) < 0)
+        if (h5safe_write_all(l->fd, l->stage, l->used) < 0)
             return -1;
         l->used = 0;
         if (n > STAGE_BYTES)
-            return write_all(l->fd, data, n);
+            return h5safe_write_all(l->fd, data, n);
     }
     memcpy(l->stage + l->used, data, n);
     l->used += n;
@@ -271,9 +271,9 @@ static int commit(SafeFile *f)
     t.bytes = l.bytes;
     t.check = l.sum.h;
     if (rc == 0 && l.used > 0)
-        rc = write_all(l.fd, l.stage, l.used);
+        rc = h5safe_write_all(l.fd, l.stage, l.used);
     if (rc == 0)
-        rc = write_all(l.fd, &t, sizeof t);
+        rc = h5safe_write_all(l.fd, &t, sizeof t);
     int saved = errno;
     if (close(l.fd) != 0 && rc == 0) {
         saved = errno;

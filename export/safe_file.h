@@ -49,6 +49,10 @@ int h5safe_log_path(const char *path, char *buf, size_t size);
  * cannot be written; both files are left as they are). */
 int h5safe_recover(const char *path, XqError *err);
 
+/* Writes all n bytes to fd, resuming after short writes and EINTR (a full disk takes what fits,
+ * then fails with ENOSPC). Returns 0, or -1 with errno set (ENOSPC for a write of 0 bytes). */
+int h5safe_write_all(int fd, const void *data, size_t n);
+
 /* Fails with *err naming `path`, `action` and the status's failure; returns -1. */
 int h5safe_fail(XqError *err, const char *path, const char *action, const H5SafeStatus *status);
 

@@ -331,15 +331,16 @@ static int journal_write(const DatasetWriter *w, const char *described, XqError 
     int fd = open(next, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0)
         return schema_fail(err, next, "cannot create the journal: %s", strerror(errno));
-    ssize_t n = write(fd, &j, sizeof j);
+    /* A full disk may take part of the record first: the rest then fails with its reason. */
+    int rc = h5safe_write_all(fd, &j, sizeof j);
     int saved = errno;
-    if (close(fd) != 0 && n == (ssize_t)sizeof j) {
+    if (close(fd) != 0 && rc == 0) {
         saved = errno;
-        n = -1;
+        rc = -1;
     }
-    if (n != (ssize_t)sizeof j) {
+    if (rc != 0) {
         remove(next);
-        return schema_fail(err, next, "cannot write the journal: %s", n < 0 ? strerror(saved) : "short write");
+        return schema_fail(err, next, "cannot write the journal: %s", strerror(saved));
     }
     if (rename(next, w->journal_path) != 0)
         return schema_fail(err, next, "cannot rename to %s: %s", w->journal_path, strerror(errno));
