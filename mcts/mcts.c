@@ -1108,8 +1108,8 @@ static void ab_sample(Mcts *m, Position *pos, const AbRootResult *r, SearchResul
     out->ncandidates = nweighted;
 }
 
-/* search = ab: the move of ab_root_search within the parameters' budget (movetime; else the
- * control's cap on positions, or a search only the stop flag ends; else ab_depth plies), in the
+/* search = ab: the move of ab_root_search within the parameters' budget (movetime, ab_nodes; else
+ * the control's cap on positions, or a search only the stop flag ends; else ab_depth plies), in the
  * result's form: the best move with one visit, every root move's score as its value, the
  * positions visited as playouts. */
 static int ab_root(Mcts *m, Position *pos, SearchResult *out)
@@ -1122,10 +1122,13 @@ static int ab_root(Mcts *m, Position *pos, SearchResult *out)
     AbLimits lim;
     memset(&lim, 0, sizeof lim);
     lim.stop = ctl->stop;
-    bool open = p->movetime > 0 || p->playouts == INT_MAX || ctl->max_playouts > 0;
+    bool open = p->movetime > 0 || p->playouts == INT_MAX || ctl->max_playouts > 0 || p->ab_nodes > 0;
     lim.max_depth = open ? AB_MAX_PLY / 2 : p->ab_depth;
     if (ctl->max_playouts > 0)
         lim.max_nodes = (uint64_t)ctl->max_playouts;
+    /* A cap of the parameters: the same moves on any machine and at any load. */
+    if (p->ab_nodes > 0 && (lim.max_nodes == 0 || (uint64_t)p->ab_nodes < lim.max_nodes))
+        lim.max_nodes = (uint64_t)p->ab_nodes;
     if (p->movetime > 0) {
         lim.deadline = start + 1e-3 * p->movetime;
         /* A clock's share: the next iteration takes two to three times the last, so one started

@@ -68,6 +68,7 @@ static const ParamInfo PARAMS[] = {
     P_DBL(progress_pull, 0, 1),
     P_CHOICE(search, SEARCH_NAMES),
     P_INT(ab_depth, 1, 24),
+    P_INT(ab_nodes, 0, 2000000000),
     P_DBL(ab_margin, 0, 100),
     P_POS(ab_temperature, 100),
 };

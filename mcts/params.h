@@ -62,6 +62,8 @@ typedef struct SearchParams {
     double progress_pull;      /* leaf value x (1 - pull x share of the move limit used) */
     int search;                /* SearchKind */
     int ab_depth;              /* search = ab without a time budget: full-width depth per move */
+    int ab_nodes;              /* search = ab: positions per move at most (0 = no cap); untimed,
+                                * the search deepens until the cap instead of to ab_depth */
     double ab_margin;          /* search = ab, self-play's temperature plies: root moves scoring
                                 * within this many pawns of the best are candidates (0 = none) */
     double ab_temperature;     /* ... drawn with weight exp(-(best - score) / this), in pawns,

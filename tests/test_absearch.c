@@ -650,6 +650,49 @@ static void ab_root_in_every_rule_set(void **state)
     assert_true(sets >= 11);
 }
 
+/* ab_nodes: an untimed alpha-beta move stops at exactly that many positions, deeper than ab_depth
+ * would have gone, and the same search gives the same move and count again (the property gated
+ * matches rely on); a cap below the playout budget's positions wins, and 0 leaves ab_depth. */
+static void ab_nodes_caps_positions_exactly(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    Move first = XQ_MOVE_NONE;
+    for (int run = 0; run < 3; run++) {
+        SearchParams p;
+        params_default(&p);
+        XqError err;
+        assert_int_equal(params_set(&p, "search", "ab", &err), 0);
+        assert_int_equal(params_set(&p, "ab_nodes", run < 2 ? "20000" : "0", &err), 0);
+        p.ab_depth = 2;
+        p.hash_mb = 1;
+        Mcts *m = mcts_create(f->v, f->e, &p);
+        assert_non_null(m);
+        pos_init_start(f->pos, f->v);
+        Rng rng;
+        rng_init(&rng, 5);
+        SearchResult r;
+        assert_int_equal(mcts_search(m, f->pos, &rng, false, &r), 0);
+        if (run < 2) {
+            assert_int_equal(r.playouts, 20000);
+            assert_true(r.depth > 2);
+            if (run == 0)
+                first = r.best;
+            else
+                assert_int_equal(r.best, first);
+        } else {
+            assert_int_equal(r.depth, 2);
+            assert_true(r.playouts < 20000);
+        }
+        mcts_free(m);
+    }
+    SearchParams p;
+    params_default(&p);
+    XqError err;
+    assert_int_equal(params_set(&p, "ab_nodes", "-1", &err), -1);
+    fixture_free(f);
+}
+
 /* ---- attack maps ---------------------------------------------------------------------------- */
 
 static uint64_t attacks_of(const Position *pos, const AttackMap *a, Side s, const char *from,
@@ -932,6 +975,7 @@ int main(void)
         cmocka_unit_test(early_stop_keeps_the_move),
         cmocka_unit_test(child_margin_keeps_captures),
         cmocka_unit_test(new_options_in_every_rule_set),
+        cmocka_unit_test(ab_nodes_caps_positions_exactly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
