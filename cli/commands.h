@@ -20,5 +20,6 @@ int cmd_merge(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_analyse(int argc, char **argv);
+int cmd_label(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const Command COMMANDS[] = {
     {"bench", "fixed benchmark workloads (perft, selfplay, tune): speed and signature", cmd_bench},
     {"inspect", "show what a dataset file holds and its summary", cmd_inspect},
     {"tune", "fit evaluation weights to self-play results; piece values with errors", cmd_tune},
+    {"label", "a copy of a dataset with a teacher engine's scores as its root values, for tune", cmd_label},
     {"train", "the training loop: generations of self-play, tune and SPRT-gated promotion", cmd_train},
     {"report", "balance card of datasets: score, draws, lengths, special moves, branching", cmd_report},
     {"openings", "opening tree of datasets: lines, results, shares, first-move entropy", cmd_openings},

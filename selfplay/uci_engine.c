@@ -334,13 +334,43 @@ static UciStatus send_position(UciEngine *e, const char *base_fen, const char *c
     return s;
 }
 
-UciStatus uci_engine_go(UciEngine *e, const char *base_fen, const char *const *moves, int nmoves,
-                        int movetime_ms, double deadline, char *best, size_t size,
-                        const atomic_bool *stop)
+/* Reads an "info" line's score into *sc: "score cp N" or "score mate N", a bound marked
+ * (lowerbound / upperbound) taken as given; lines of a second principal variation
+ * (multipv 2 and up) are ignored. */
+static void parse_info_score(const char *line, UciScore *sc)
 {
+    const char *mpv = strstr(line, " multipv ");
+    if (mpv && atoi(mpv + 9) > 1)
+        return;
+    const char *p = strstr(line, " score ");
+    if (!p)
+        return;
+    int value;
+    if (sscanf(p, " score cp %d", &value) == 1) {
+        sc->have = true;
+        sc->mate = false;
+        sc->value = value;
+    } else if (sscanf(p, " score mate %d", &value) == 1) {
+        sc->have = true;
+        sc->mate = true;
+        sc->value = value;
+    } else {
+        return;
+    }
+    const char *d = strstr(line, " depth ");
+    if (d)
+        sc->depth = atoi(d + 7);
+}
+
+UciStatus uci_engine_analyse(UciEngine *e, const char *base_fen, const char *const *moves, int nmoves,
+                             const char *limit, double deadline, char *best, size_t size,
+                             UciScore *score, const atomic_bool *stop)
+{
+    if (score)
+        memset(score, 0, sizeof *score);
     UciStatus s = send_position(e, base_fen, moves, nmoves);
-    char go[48];
-    snprintf(go, sizeof go, "go movetime %d", movetime_ms);
+    char go[96];
+    snprintf(go, sizeof go, "go %s", limit);
     if (s == UCI_OK)
         s = send(e, go);
     if (s != UCI_OK)
@@ -351,6 +381,8 @@ UciStatus uci_engine_go(UciEngine *e, const char *base_fen, const char *const *m
         return UCI_REFUSED;
     }
     while ((s = receive(e, line, deadline, stop, "bestmove")) == UCI_OK) {
+        if (score && starts_with(line, "info "))
+            parse_info_score(line + 4, score);
         if (!starts_with(line, "bestmove"))
             continue;
         char move[64] = "";
@@ -364,6 +396,15 @@ UciStatus uci_engine_go(UciEngine *e, const char *base_fen, const char *const *m
     }
     free(line);
     return s;
+}
+
+UciStatus uci_engine_go(UciEngine *e, const char *base_fen, const char *const *moves, int nmoves,
+                        int movetime_ms, double deadline, char *best, size_t size,
+                        const atomic_bool *stop)
+{
+    char limit[32];
+    snprintf(limit, sizeof limit, "movetime %d", movetime_ms);
+    return uci_engine_analyse(e, base_fen, moves, nmoves, limit, deadline, best, size, NULL, stop);
 }
 
 UciStatus uci_engine_perft(UciEngine *e, const char *base_fen, const char *const *moves, int nmoves,

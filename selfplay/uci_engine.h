@@ -85,6 +85,21 @@ UciStatus uci_engine_go(UciEngine *e, const char *base_fen, const char *const *m
                         int movetime_ms, double deadline, char *best, size_t size,
                         const atomic_bool *stop);
 
+/* The last score an engine reported for a position (its "info" lines, principal variation 1):
+ * centipawns for the side to move, or a mate in `value` moves (negative: it is mated). */
+typedef struct UciScore {
+    bool have;        /* any score line came */
+    bool mate;
+    int value;
+    int depth;        /* the depth of that line (0 if it named none) */
+} UciScore;
+
+/* As uci_engine_go with any limit of "go" (`limit`, e.g. "nodes 5000", "depth 8",
+ * "movetime 50"), keeping the last score of the engine's info lines in *score (NULL: none). */
+UciStatus uci_engine_analyse(UciEngine *e, const char *base_fen, const char *const *moves, int nmoves,
+                             const char *limit, double deadline, char *best, size_t size,
+                             UciScore *score, const atomic_bool *stop);
+
 /* Fairy-Stockfish's `go perft DEPTH` from a position: the leaf count, and, if `divide` is not
  * NULL, the first moves it lists (ICCS, ranks from 0, up to max_divide of them, each at least
  * 16 bytes) and how many (*ndivide). */

@@ -44,10 +44,11 @@ one play "xqlab play: unknown option '--move' (did you mean --moves?)" -- play -
 one variants "xqlab variants: unknown option '--chek' (did you mean --check?)" -- variants --chek
 one bench-perft "xqlab bench perft: unknown option '--dpth' (did you mean --depth?)" -- bench perft --dpth 4
 one bench-selfplay "xqlab bench selfplay: unknown option '--game' (did you mean --games?)" -- bench selfplay --game 3
+one label "xqlab label: unknown option '--node' (did you mean --nodes?)" -- label x.h5 --node 5
 one bench-tune "xqlab bench tune: unknown option '--positons' (did you mean --positions?)" -- bench tune --positons 3
 
 # Each command's suggestion is an option its own help documents.
-for cmd in selfplay match ladder tune report openings compare export inspect merge perft play variants; do
+for cmd in selfplay match ladder tune label report openings compare export inspect merge perft play variants; do
     "$XQLAB" $cmd --help >"$WORK/help" 2>&1
     "$XQLAB" $cmd --hepl >/dev/null 2>"$WORK/err"
     sugg=$(sed -n "s/.*did you mean \(-[-a-z0-9]*\)?.*/\1/p" "$WORK/err")
