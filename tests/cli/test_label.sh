@@ -5,7 +5,7 @@
 # copied unchanged, the teacher is recorded; a teacher that dies mid-run leaves a resumable
 # file whose --resume equals an uninterrupted run; refusals (existing output, a second limit,
 # bad numbers, no score, face-down pieces, --resume without a run); a real Fairy-Stockfish
-# labelling, and `xqlab tune` reading the labelled file.
+# labelling, `xqlab tune` reading the labelled file, and scripts/analysis/teacher_agreement.py.
 # usage: test_label.sh PATH/TO/xqlab SOURCE_DIR PLUGIN_DIR   (needs /usr/bin/python3 with h5py)
 set -u
 XQLAB="$1"
@@ -140,5 +140,19 @@ if "$XQLAB" tune "$dir/f.h5" -o "$dir/w.ini" --only material --quiet -t 1 > "$di
 else
     fail "tune on the labelled file: $(tail -3 "$dir/t.txt")"
 fi
+# scripts/analysis/teacher_agreement.py: the teacher's values explain themselves fully (at scale
+# 1), the player's less; files of other games and unknown columns are refused.
+A="$SRC/scripts/analysis/teacher_agreement.py"
+res=$("$PY" "$A" "$dir/l.h5" "$dir/l.h5" "$dir/d.h5" "$dir/d.h5:static_eval" 2>&1)
+echo "$res" | grep -q "^$dir/l.h5: [0-9]* positions .* (scale 1.000)  explained 100.0%" &&
+    ok "agreement with itself: 100%" || fail "agreement with itself: $res"
+pct=$(echo "$res" | sed -n "s|^$dir/d.h5: .*explained \(-\{0,1\}[0-9]*\)\..*|\1|p")
+[ -n "$pct" ] && [ "$pct" -lt 100 ] && echo "$res" | grep -q "^$dir/d.h5:static_eval: " &&
+    ok "agreement of the player's values: $pct%" || fail "player's agreement: $res"
+err=$("$PY" "$A" "$dir/l.h5" "$dir/j.h5" 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "not the same games" && ok "other games refused" || fail "other games: $err"
+err=$("$PY" "$A" "$dir/l.h5" "$dir/d.h5:board" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "column must be" && ok "bad column refused" || fail "bad column: $err"
+
 [ $failures -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all label tests passed"
