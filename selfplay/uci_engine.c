@@ -336,7 +336,7 @@ static UciStatus send_position(UciEngine *e, const char *base_fen, const char *c
 
 /* Reads an "info" line's score into *sc: "score cp N" or "score mate N", a bound marked
  * (lowerbound / upperbound) taken as given; lines of a second principal variation
- * (multipv 2 and up) are ignored. */
+ * (multipv 2 and up) and free text ("info string") are ignored. */
 static void parse_info_score(const char *line, UciScore *sc)
 {
     const char *mpv = strstr(line, " multipv ");
@@ -381,7 +381,7 @@ UciStatus uci_engine_analyse(UciEngine *e, const char *base_fen, const char *con
         return UCI_REFUSED;
     }
     while ((s = receive(e, line, deadline, stop, "bestmove")) == UCI_OK) {
-        if (score && starts_with(line, "info "))
+        if (score && starts_with(line, "info ") && !starts_with(line, "info string"))
             parse_info_score(line + 4, score);
         if (!starts_with(line, "bestmove"))
             continue;

@@ -1,8 +1,8 @@
 #!/bin/sh
 # fake_teacher.sh MODE - a scripted UCI teacher for `xqlab label` (tests/cli/test_label.sh). For a
 # position after P moves it reports "score cp 10P" (P a multiple of 5: "score mate 3", so the
-# label is +1), then a second principal variation's score (multipv 2, to be ignored) and a
-# bestmove. MODE:
+# label is +1), then a second principal variation's score (multipv 2) and an "info string"
+# naming a score (both to be ignored), and a bestmove. MODE:
 #   good     as above
 #   noscore  answers go with a bestmove and no score line
 # With FAKE_TEACHER_COUNT set, every go of every process adds a line to that file; with
@@ -39,6 +39,7 @@ while read -r line; do
                 echo "info depth 2 multipv 1 score cp $((plies * 10)) nodes 20 pv a0a1"
             fi
             echo "info depth 2 multipv 2 score cp 999 nodes 20 pv a0a2"
+            echo "info string not a score cp 5555"
         fi
         echo "bestmove a0a1" ;;
     quit) exit 0 ;;
