@@ -484,10 +484,7 @@ int bench_strength(int argc, char **argv)
         goto cleanup;
     }
     /* Fairy-Stockfish knows standard xiangqi; other rule sets come from the project's file. */
-    const char *fairy_file = NULL;
-    snprintf(fairy_path, sizeof fairy_path, "%s/fairy/%s.ini", cli_config_dir(), v->name);
-    if (strcmp(v->name, "xiangqi") && access(fairy_path, R_OK) == 0)
-        fairy_file = fairy_path;
+    const char *fairy_file = cli_fairy_variant_file(v->name, fairy_path, sizeof fairy_path);
     /* Claimed before anything runs (a refusal costs nothing); the PGN is created only once the
      * engines and openings are fine. */
     const char *inputs[1] = {a.openings};

@@ -171,10 +171,8 @@ int cmd_import(int argc, char **argv)
     if (status != EXIT_OK)
         goto cleanup;
 
-    char command_line[2048] = "";
-    size_t used = 0;
-    for (int i = 0; i < argc && used < sizeof command_line - 1; i++)
-        used += (size_t)snprintf(command_line + used, sizeof command_line - used, "%s%s", i ? " " : "xqlab ", argv[i]);
+    char command_line[2048];
+    cli_command_line(argc, argv, command_line, sizeof command_line);
     DatasetMeta meta = {
         .variant_name = v->name,
         .variant_text = v->text,

@@ -161,16 +161,11 @@ int cmd_label(int argc, char **argv)
     char variant_name[XQ_NAME_MAX], fairy_path[1200];
     snprintf(variant_name, sizeof variant_name, "%s", dsr_summary(rd)->variant_name);
     dsr_close(rd);
-    if (!variant_file) {
-        snprintf(fairy_path, sizeof fairy_path, "%s/fairy/%s.ini", cli_config_dir(), variant_name);
-        if (strcmp(variant_name, "xiangqi") && access(fairy_path, R_OK) == 0)
-            variant_file = fairy_path;
-    }
+    if (!variant_file)
+        variant_file = cli_fairy_variant_file(variant_name, fairy_path, sizeof fairy_path);
 
-    char command_line[2048] = "";
-    size_t used = 0;
-    for (int i = 0; i < argc && used < sizeof command_line - 1; i++)
-        used += (size_t)snprintf(command_line + used, sizeof command_line - used, "%s%s", i ? " " : "xqlab ", argv[i]);
+    char command_line[2048];
+    cli_command_line(argc, argv, command_line, sizeof command_line);
 
     CliOutput output = CLI_OUTPUT_INIT;
     const char *inputs[2] = {input, variant_file};

@@ -374,11 +374,8 @@ int cmd_selfplay(int argc, char **argv)
             goto cleanup;
     }
 #endif
-    char command_line[2048] = "";
-    size_t used = 0;
-    for (int i = 0; i < argc && used < sizeof command_line - 1; i++)
-        used += (size_t)snprintf(command_line + used, sizeof command_line - used, "%s%s",
-                                 i ? " " : "xqlab ", argv[i]);
+    char command_line[2048];
+    cli_command_line(argc, argv, command_line, sizeof command_line);
 
     SelfplayOptions o = SELFPLAY_OPTIONS_INIT;
     o.variant = v;

@@ -23,6 +23,23 @@ static bool file_exists(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+const char *cli_fairy_variant_file(const char *name, char *buf, size_t size)
+{
+    if (!strcmp(name, "xiangqi"))
+        return NULL;
+    snprintf(buf, size, "%s/fairy/%s.ini", cli_config_dir(), name);
+    return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+const char *cli_command_line(int argc, char **argv, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && used < size - 1; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? " " : "xqlab ", argv[i]);
+    return buf;
+}
+
 const char *cli_config_path(const char *folder, const char *name, char *buf, size_t size)
 {
     snprintf(buf, size, "%s/%s/%s.ini", cli_config_dir(), folder, name);

@@ -31,6 +31,14 @@ Variant *cli_load_variant(const char *arg);
  * no such file exists. */
 const char *cli_config_path(const char *folder, const char *name, char *buf, size_t size);
 
+/* The Fairy-Stockfish definition the project ships for rule set `name` (configs/fairy/NAME.ini),
+ * to load through VariantPath: its path in buf, or NULL for standard xiangqi (built into the
+ * engine) and for rule sets without one. */
+const char *cli_fairy_variant_file(const char *name, char *buf, size_t size);
+
+/* The command line as provenance ("xqlab ARGV0 ARGV1 ..."), cut to fit in buf. Returns buf. */
+const char *cli_command_line(int argc, char **argv, char *buf, size_t size);
+
 /* Prints "xqlab CMD: message" to stderr. Returns EXIT_USAGE or EXIT_FAILURE_RUN as given. */
 int cli_error(int code, const char *cmd, const char *fmt, ...);
 
