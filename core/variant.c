@@ -1074,6 +1074,26 @@ static int compile_attacks(Variant *v, const char *name, XqError *err)
                     }
                 }
             }
+    /* Capture reach of every (kind, side, point), blockers and screens left to the walk. */
+    memset(v->capture_reach, 0, sizeof v->capture_reach);
+    for (int k = 0; k < v->nkinds; k++)
+        for (int s = 0; s < 2; s++)
+            for (int p = 0; p < v->npoints; p++) {
+                const MoveTable *t = &v->table[k][s][p];
+                PointSet *cr = &v->capture_reach[k][s][p];
+                for (int i = 0; i < t->leap_count; i++) {
+                    const LeapEntry *e = &v->leaps[t->leap_first + i];
+                    if (e->mode & ATOM_CAPTURE)
+                        pointset_add(cr, e->to);
+                }
+                for (int i = 0; i < t->ray_count; i++) {
+                    const Ray *ray = &v->rays[t->ray_first + i];
+                    if (!(ray->flags & (RAY_SLIDE_CAPTURE | RAY_HOP_CAPTURE)))
+                        continue;
+                    for (int j = 0; j < ray->len; j++)
+                        pointset_add(cr, v->ray_points[ray->first + j]);
+                }
+            }
     /* Danger sets: the royal of side s on p can only become attacked through these points. */
     for (int s = 0; s < 2; s++)
         for (int p = 0; p < v->npoints; p++) {

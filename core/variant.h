@@ -226,6 +226,10 @@ typedef struct Variant {
     uint8_t hop_next_reach[XQ_MAX_KINDS][2][XQ_MAX_POINTS][DIR_COUNT]; /* land=next hops */
     uint16_t slider_kinds[2], hopper_kinds[2]; /* kinds with any royal-attacking slide / hop */
     uint8_t attack_dirs[2];    /* directions, seen from the target, that sliders / hoppers use */
+    /* Points a piece of (kind, side) on a point captures on when nothing blocks it (leap
+     * destinations, every point of its capturing rays): a superset that lets a search for the
+     * attackers of one point (see()) walk only the pieces that may reach it. */
+    PointSet capture_reach[XQ_MAX_KINDS][2][XQ_MAX_POINTS];
     /* Points whose change of occupancy can alter whether a royal piece on a point is
      * attacked (all points on its lines, all blocking points of leaps onto it). */
     PointSet danger[2][XQ_MAX_POINTS];          /* indexed by the royal's side */

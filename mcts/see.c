@@ -39,6 +39,8 @@ static Point least_attacker(const Position *pos, const Piece *b, const double *v
         double val = piece_value(v, value, pc);
         if (val >= best_value)
             continue;
+        if (!pointset_has(&v->capture_reach[XQ_PIECE_KIND(pc)][us][from], to))
+            continue; /* cannot reach `to` even on an empty board */
         const MoveTable *t = &v->table[XQ_PIECE_KIND(pc)][us][from];
         if (t->leap_count + 2 * t->ray_count > XQ_MAX_MOVES)
             continue;
