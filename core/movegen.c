@@ -215,17 +215,23 @@ bool pos_plain_move_is_legal(Position *pos, Move m)
     return plain_is_legal(pos, m);
 }
 
-/* The mover's royal piece is safe after the plain move (always so without one). */
-static inline bool plain_is_legal(Position *pos, Move m)
-{
-    return pos->royal[pos->side] == XQ_NO_POINT || !royal_attacked_after(pos, m, pos->side);
-}
-
 /* Moves that touch no danger point of a royal piece not in check cannot expose it. */
 static inline bool needs_check(const PointSet *danger, Point royal, Move m)
 {
     Point from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
     return from == royal || pointset_has(danger, from) || pointset_has(danger, to);
+}
+
+/* The mover's royal piece is safe after the plain move (always so without one; without a test
+ * when it is not in check and the move touches none of its danger points). */
+static inline bool plain_is_legal(Position *pos, Move m)
+{
+    Point royal = pos->royal[pos->side];
+    if (royal == XQ_NO_POINT)
+        return true;
+    if (!pos->in_check && !needs_check(&pos->v->danger[pos->side][royal], royal, m))
+        return true;
+    return !royal_attacked_after(pos, m, pos->side);
 }
 
 int pos_generate_legal(Position *pos, MoveList *list)
