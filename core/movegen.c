@@ -198,7 +198,20 @@ static inline bool royal_attacked_after(Position *pos, Move m, Side side)
 
 bool pos_gives_check(Position *pos, Move mv)
 {
-    return royal_attacked_after(pos, mv, XQ_OTHER(pos->side));
+    const Variant *v = pos->v;
+    Side them = XQ_OTHER(pos->side);
+    Point k = pos->royal[them];
+    if (!v->modules && k != XQ_NO_POINT) {
+        /* The royal piece stands safe now: only a move through one of its danger points or
+         * the moved piece itself, from its destination, can attack it. */
+        Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
+        int kind = XQ_PIECE_KIND(pos->board[from]);
+        if (kind >= 0 && !pointset_has(&v->danger[them][k], from) &&
+            !pointset_has(&v->danger[them][k], to) &&
+            !pointset_has(&v->capture_reach[kind][pos->side][to], k))
+            return false;
+    }
+    return royal_attacked_after(pos, mv, them);
 }
 
 static inline bool plain_is_legal(Position *pos, Move m);

@@ -128,8 +128,9 @@ static inline void unmove_piece(Position *pos, Point from, Point to, Piece captu
     }
 }
 
-/* Hands the move to the other side and updates the counters. */
-static inline void finish_ply(Position *pos, Side us, bool capture)
+/* Hands the move to the other side and updates the counters; `check` says whether its royal
+ * piece may stand attacked now (else it does not). */
+static inline void finish_ply_check(Position *pos, Side us, bool capture, bool check)
 {
     Side them = XQ_OTHER(us);
     pos->key ^= pos->v->zobrist_side;
@@ -137,9 +138,32 @@ static inline void finish_ply(Position *pos, Side us, bool capture)
     pos->ply++;
     if (them == RED)
         pos->move_number++;
-    pos->in_check = pos->royal[them] != XQ_NO_POINT && pos_royal_attacked(pos, them);
+    pos->in_check = check && pos->royal[them] != XQ_NO_POINT && pos_royal_attacked(pos, them);
     pos->hist[pos->hist_len - 1].gave_check = pos->in_check;
     update_limit_counters(pos, us, capture);
+}
+
+static inline void finish_ply(Position *pos, Side us, bool capture)
+{
+    finish_ply_check(pos, us, capture, true);
+}
+
+/* Whether the plain move from -> to, played, may have attacked the royal piece of `them`: it
+ * stood safe before (the side that moved left it so), so only a move through one of its danger
+ * points (opening or closing a line, unblocking a leap) or the moved piece itself, from its
+ * destination, can attack it. */
+static inline bool may_check(const Position *pos, Side them, Point from, Point to)
+{
+    const Variant *v = pos->v;
+    Point k = pos->royal[them];
+    if (k == XQ_NO_POINT)
+        return false;
+    const PointSet *danger = &v->danger[them][k];
+    if (pointset_has(danger, from) || pointset_has(danger, to))
+        return true;
+    Piece pc = pos->board[to];
+    int kind = XQ_PIECE_KIND(pc);
+    return kind < 0 || pointset_has(&v->capture_reach[kind][XQ_PIECE_SIDE(pc)][to], k);
 }
 
 static inline void restore_counters(Position *pos, const Undo *u)
@@ -167,7 +191,7 @@ void pos_do_move(Position *pos, Move m, Undo *u)
     Piece cap = move_piece(pos, from, to, &u->captured_slot);
     u->captured = cap;
     h->captured = cap;
-    finish_ply(pos, us, cap != XQ_EMPTY);
+    finish_ply_check(pos, us, cap != XQ_EMPTY, may_check(pos, XQ_OTHER(us), from, to));
 }
 
 void pos_undo_move(Position *pos, Move m, const Undo *u)

@@ -225,7 +225,10 @@ static int random_game(Position *p, Rng *rng, bool fen_every_ply)
             break;
         memcpy(snaps[n].head, p, sizeof snaps[n].head);
         played[n] = m;
+        bool gives = pos_gives_check(p, m);
         pos_do_move(p, m, &undos[n]);
+        if (gives != p->in_check)
+            fail_msg("ply %d: pos_gives_check says %d, the move gave check %d", n, gives, p->in_check);
         if (p->key != pos_compute_key(p))
             fail_msg("incremental key differs from the recomputed key at ply %d", n);
         if (pos_validate(p, msg, sizeof msg) != 0)
