@@ -13,7 +13,14 @@
 #include "status.h"
 #include "walk.h"
 
-enum { QS_MAX_CAPTURES = 128, AB_LMR_MOVES = 64 };
+enum { QS_MAX_CAPTURES = 128, AB_LMR_MOVES = 64, EVAL_CACHE = 1 << 16 };
+
+/* A static evaluation by the position's key: the evaluation is a function of what the key
+ * covers, so a hit returns exactly what eval_score would. */
+typedef struct EvalSlot {
+    uint64_t key;
+    double score;
+} EvalSlot;
 
 struct AbSearch {
     const Variant *v;
@@ -38,8 +45,20 @@ struct AbSearch {
     int8_t lmr[AB_MAX_PLY][AB_LMR_MOVES]; /* late-move reductions by depth and move number */
     Move killers[AB_MAX_PLY][2];
     int16_t history[32][256]; /* by piece code and destination */
+    /* Continuation history: how often a quiet move (piece and destination) refuted after the
+     * move one or two plies before it, by that move's piece and destination; indices of
+     * cont_index, the table cont_n x cont_n. The countermove: the quiet move that last refuted a
+     * move, by the same index. */
+    int cont_n;
+    int16_t *cont;
+    Move *counter;
+    int moved[AB_MAX_PLY]; /* cont_index of the move made at each ply (-1: none, a pass) */
     MoveList lists[AB_MAX_PLY];
     int keys[AB_MAX_PLY][XQ_MAX_MOVES];
+    /* Captures by a more valuable piece whose exchange is tested when they come up to be
+     * searched (pick_next), not before: a cut-off before them saves the test. */
+    bool see_pending[AB_MAX_PLY][XQ_MAX_MOVES];
+    EvalSlot eval_cache[EVAL_CACHE]; /* by the low bits of the key */
 };
 
 AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes)
@@ -55,6 +74,15 @@ AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes)
     s->prune = true;
     s->see = see_supported(v);
     s->see_prune = s->see;
+    s->cont_n = 2 * v->nkinds * v->npoints;
+    s->cont = calloc((size_t)s->cont_n * (size_t)s->cont_n, sizeof *s->cont);
+    s->counter = calloc((size_t)s->cont_n, sizeof *s->counter);
+    if (!s->cont || !s->counter) {
+        free(s->cont);
+        free(s->counter);
+        free(s);
+        return NULL;
+    }
     /* Late-move reduction in plies by remaining depth and move number (both from 1): about
      * ln(depth) ln(moves) / 1.6, so a late quiet move of a deep node is searched several plies
      * shallower first. */
@@ -63,6 +91,8 @@ AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes)
             s->lmr[d][m] = (int8_t)(0.5 + log((double)d) * log((double)m) / 1.6);
     s->tt_bytes = tt_bytes;
     if (tt_init(&s->tt, 0) < 0) {
+        free(s->cont);
+        free(s->counter);
         free(s);
         return NULL;
     }
@@ -75,6 +105,8 @@ void ab_free(AbSearch *s)
     if (!s)
         return;
     tt_free(&s->tt);
+    free(s->cont);
+    free(s->counter);
     free(s);
 }
 
@@ -84,6 +116,31 @@ void ab_clear(AbSearch *s)
     for (int i = 0; i < AB_MAX_PLY; i++)
         s->killers[i][0] = s->killers[i][1] = XQ_MOVE_NONE;
     memset(s->history, 0, sizeof s->history);
+    memset(s->eval_cache, 0, sizeof s->eval_cache);
+    s->eval_cache[0].key = 1; /* slot 0 holds no key 0 until one is stored */
+    memset(s->cont, 0, (size_t)s->cont_n * (size_t)s->cont_n * sizeof *s->cont);
+    for (int i = 0; i < s->cont_n; i++)
+        s->counter[i] = XQ_MOVE_NONE;
+}
+
+/* Index of a move by its piece (side and kind) and destination, -1 for a move without a face-up
+ * piece on its origin (a face-down piece, a drop). */
+static inline int cont_index(const AbSearch *s, const Position *pos, Move mv)
+{
+    Piece pc = pos->board[XQ_MOVE_FROM(mv)];
+    int kind = XQ_PIECE_KIND(pc);
+    if (!pc || kind < 0 || kind >= s->v->nkinds || XQ_MOVE_TO(mv) >= s->v->npoints)
+        return -1;
+    return (XQ_PIECE_SIDE(pc) * s->v->nkinds + kind) * s->v->npoints + XQ_MOVE_TO(mv);
+}
+
+/* The continuation-history rows of a node `ply` plies below the root: after the moves one and
+ * two plies before it (NULL where there is none). */
+static inline void cont_rows(AbSearch *s, int ply, int16_t **c1, int16_t **c2)
+{
+    int p1 = ply >= 1 ? s->moved[ply - 1] : -1, p2 = ply >= 2 ? s->moved[ply - 2] : -1;
+    *c1 = p1 >= 0 ? s->cont + (size_t)p1 * (size_t)s->cont_n : NULL;
+    *c2 = p2 >= 0 ? s->cont + (size_t)p2 * (size_t)s->cont_n : NULL;
 }
 
 void ab_set_pruning(AbSearch *s, bool on)
@@ -248,10 +305,27 @@ static inline int clamp_eval(double pawns)
     return (int)lrint(cp);
 }
 
+/* The static evaluation of the side to move, in pawns, from the cache when it has the key
+ * (not with face-down pieces: their pools, which the evaluation reads, are not in the key). */
+static inline double cached_eval(AbSearch *s, Position *pos)
+{
+    if (s->hidden)
+        return eval_score(s->e, pos);
+    EvalSlot *slot = &s->eval_cache[pos->key & (EVAL_CACHE - 1)];
+    if (slot->key == pos->key) {
+        s->stats.eval_hits++;
+        return slot->score;
+    }
+    double score = eval_score(s->e, pos);
+    slot->key = pos->key;
+    slot->score = score;
+    return score;
+}
+
 /* The capture search from the static evaluation, in centipawns, within (alpha, beta). */
 static int qs_entry(AbSearch *s, Position *pos, int alpha, int beta, int ply)
 {
-    double stand = eval_score(s->e, pos);
+    double stand = cached_eval(s, pos);
     double q = qsearch(s, pos, alpha / 100.0, beta / 100.0, s->qdepth, stand);
     if (q >= QS_ROYAL_TAKEN)
         return AB_MATE - ply;
@@ -290,7 +364,12 @@ static void order_moves(AbSearch *s, const Position *pos, int ply, Move tt_move)
 {
     const MoveList *list = &s->lists[ply];
     int *key = s->keys[ply];
+    bool *pending = s->see_pending[ply];
+    memset(pending, 0, (size_t)list->count * sizeof *pending);
     const Evaluator *e = s->e;
+    int16_t *c1, *c2;
+    cont_rows(s, ply, &c1, &c2);
+    Move counter = ply >= 1 && s->moved[ply - 1] >= 0 ? s->counter[s->moved[ply - 1]] : XQ_MOVE_NONE;
     for (int i = 0; i < list->count; i++) {
         Move mv = list->moves[i];
         Piece pc = pos->board[XQ_MOVE_FROM(mv)], victim = pos->board[XQ_MOVE_TO(mv)];
@@ -300,44 +379,87 @@ static void order_moves(AbSearch *s, const Position *pos, int ply, Move tt_move)
             int mvv_lva = (int)(1600.0 * e->value[XQ_PIECE_KIND(victim)]) -
                           (pc ? (int)(100.0 * e->value[XQ_PIECE_KIND(pc)]) : 0);
             /* A capture by a more valuable piece is kept with the captures only if the
-             * exchange on its destination does not lose material. */
-            bool losing = s->see && pc &&
-                          e->value[XQ_PIECE_KIND(pc)] > e->value[XQ_PIECE_KIND(victim)] &&
-                          see(pos, e->value, mv) < 0;
-            key[i] = (losing ? KEY_LOSING : KEY_CAPTURE) + mvv_lva;
+             * exchange on its destination does not lose material (tested by pick_next). */
+            pending[i] = s->see && pc && e->value[XQ_PIECE_KIND(pc)] > e->value[XQ_PIECE_KIND(victim)];
+            key[i] = KEY_CAPTURE + mvv_lva;
         }
         else if (mv == s->killers[ply][0])
             key[i] = KEY_KILLER + 1;
         else if (mv == s->killers[ply][1])
             key[i] = KEY_KILLER;
-        else
-            key[i] = s->history[pc][XQ_MOVE_TO(mv)];
+        else if (mv == counter)
+            key[i] = KEY_KILLER - 1;
+        else {
+            int ci = cont_index(s, pos, mv);
+            key[i] = s->history[pc][XQ_MOVE_TO(mv)] + (ci >= 0 && c1 ? c1[ci] : 0) +
+                     (ci >= 0 && c2 ? c2[ci] : 0);
+        }
     }
 }
 
-/* Moves the best-keyed move from i on to place i and returns it. */
-static inline Move pick_next(AbSearch *s, int ply, int i)
+/* Moves the best-keyed move from i on to place i and returns it. A capture whose exchange is
+ * still to be tested is tested when it comes first; one that loses material goes down to the
+ * losing captures, after the quiet moves, and the pick is made again. */
+static inline Move pick_next(AbSearch *s, const Position *pos, int ply, int i)
 {
     MoveList *list = &s->lists[ply];
     int *key = s->keys[ply];
-    int best = i;
-    for (int j = i + 1; j < list->count; j++)
-        if (key[j] > key[best])
-            best = j;
+    bool *pending = s->see_pending[ply];
+    int best;
+    for (;;) {
+        best = i;
+        for (int j = i + 1; j < list->count; j++)
+            if (key[j] > key[best])
+                best = j;
+        if (!pending[best])
+            break;
+        pending[best] = false;
+        if (see(pos, s->e->value, list->moves[best]) < 0)
+            key[best] += KEY_LOSING - KEY_CAPTURE;
+        else
+            break;
+    }
     Move mv = list->moves[best];
     int k = key[best];
+    bool p = pending[best];
     list->moves[best] = list->moves[i];
     key[best] = key[i];
+    pending[best] = pending[i];
     list->moves[i] = mv;
     key[i] = k;
+    pending[i] = p;
     return mv;
 }
 
-static void update_history(AbSearch *s, const Position *pos, Move mv, int bonus)
+/* A bonus (or malus) to a history value, pulled towards 0 the nearer it is to the bound. */
+static inline void history_add(int16_t *h, int bonus)
 {
-    int16_t *h = &s->history[pos->board[XQ_MOVE_FROM(mv)]][XQ_MOVE_TO(mv)];
     int v = *h + bonus - *h * abs(bonus) / AB_HISTORY_MAX;
     *h = (int16_t)(v > AB_HISTORY_MAX ? AB_HISTORY_MAX : v < -AB_HISTORY_MAX ? -AB_HISTORY_MAX : v);
+}
+
+/* The quiet move's history and its continuation histories after the moves one and two plies
+ * before it (c1, c2: cont_rows). */
+static void update_history(AbSearch *s, const Position *pos, Move mv, int bonus, int16_t *c1,
+                           int16_t *c2)
+{
+    history_add(&s->history[pos->board[XQ_MOVE_FROM(mv)]][XQ_MOVE_TO(mv)], bonus);
+    int ci = cont_index(s, pos, mv);
+    if (ci < 0)
+        return;
+    if (c1)
+        history_add(&c1[ci], bonus);
+    if (c2)
+        history_add(&c2[ci], bonus);
+}
+
+/* The quiet move's ordering statistic: its history and continuation histories. */
+static inline int quiet_stat(AbSearch *s, const Position *pos, Move mv, const int16_t *c1,
+                             const int16_t *c2)
+{
+    int ci = cont_index(s, pos, mv);
+    return s->history[pos->board[XQ_MOVE_FROM(mv)]][XQ_MOVE_TO(mv)] +
+           (ci >= 0 && c1 ? c1[ci] : 0) + (ci >= 0 && c2 ? c2[ci] : 0);
 }
 
 static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int ply, bool pv);
@@ -381,6 +503,7 @@ static int chance_value(AbSearch *s, Position *pos, Move mv, int alpha, int beta
     Move out[HIDDEN_MAX_OUTCOMES];
     double prob[HIDDEN_MAX_OUTCOMES], est[HIDDEN_MAX_OUTCOMES];
     int n = hidden_outcomes(pos, mv, out, prob);
+    s->moved[ply] = -1; /* outcomes differ in their piece: no continuation */
     double weight = 0;
     for (int i = 0; i < n; i++)
         weight += prob[i];
@@ -429,6 +552,8 @@ enum {
     IIR_DEPTH = 4,         /* internal iterative reduction: remaining plies at least this */
     SEE_DEPTH = 5,         /* losing captures (see_prune): remaining plies at most this */
     SEE_MARGIN = 150,      /* ... skipped when they lose more than this per remaining ply */
+    HIST_PRUNE_DEPTH = 3,  /* continuation-history pruning: remaining plies at most this */
+    HIST_REDUCTION = 12288, /* late-move reduction one ply less (more) per this much history */
 };
 
 /* Quiet moves tried at a node of `depth` remaining plies (at most LMP_DEPTH) after which the
@@ -473,7 +598,7 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
                      alpha > -AB_MATE_BOUND;
     bool need_eval = selective || (s->null_ok && !pv && !in_check && depth >= 2 && ply > 0);
     if (need_eval && eval == TT_NO_EVAL)
-        eval = clamp_eval(eval_score(s->e, pos));
+        eval = clamp_eval(cached_eval(s, pos));
     if (need_eval)
         s->evals[ply] = eval;
     else
@@ -494,6 +619,7 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
     if (s->null_ok && !pv && !in_check && depth >= 2 && ply > 0 && beta < AB_MATE_BOUND &&
         eval >= beta && has_pieces(pos)) {
         int r = s->prune ? 3 + depth / 4 : depth >= 6 ? 3 : 2;
+        s->moved[ply] = -1;
         pos->side = XQ_OTHER(pos->side);
         pos->key ^= s->v->zobrist_side;
         int score = -ab(s, pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -522,14 +648,26 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
     Move quiets[64];
     int nquiets = 0;
     bool skip_quiets = false;
+    int16_t *c1, *c2;
+    cont_rows(s, ply, &c1, &c2);
     for (int i = 0; i < list->count; i++) {
-        Move mv = pick_next(s, ply, i);
+        Move mv = pick_next(s, pos, ply, i);
         Piece victim = pos->board[XQ_MOVE_TO(mv)];
         bool quiet = !victim && !XQ_MOVE_FLAGS(mv) && mv != tt_move;
         bool killer = mv == s->killers[ply][0] || mv == s->killers[ply][1];
         if (skip_quiets && quiet && !killer && legal > 0 && !pos_gives_check(pos, mv)) {
             s->stats.lmp_skips++;
             continue;
+        }
+        /* Continuation-history pruning: near the horizon, a quiet move that has so far failed
+         * both after the opponent's last move and after this side's previous one is not
+         * searched, unless it checks. */
+        if (selective && quiet && !killer && legal > 0 && depth <= HIST_PRUNE_DEPTH && c1 && c2) {
+            int ci = cont_index(s, pos, mv);
+            if (ci >= 0 && c1[ci] < 0 && c2[ci] < 0 && !pos_gives_check(pos, mv)) {
+                s->stats.hist_skips++;
+                continue;
+            }
         }
         /* A capture that loses the exchange by more than a margin per remaining ply, near the
          * horizon and giving no check, is not searched: it is ordered after the quiet moves
@@ -559,7 +697,8 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
                     continue;
                 }
             }
-            int hist = quiet ? ab_history(s, pos, mv) : 0;
+            int hist = quiet ? quiet_stat(s, pos, mv, c1, c2) : 0;
+            s->moved[ply] = cont_index(s, pos, mv);
             Undo u;
             pos_do_move(pos, mv, &u);
             bool gives = pos->in_check;
@@ -577,7 +716,7 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
                             r--;
                         if (!improving && !pv)
                             r++;
-                        r -= hist / 8192;
+                        r -= hist / HIST_REDUCTION;
                         if (r > nd - 1)
                             r = nd - 1;
                         if (r < 0)
@@ -613,9 +752,11 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
                             s->killers[ply][0] = mv;
                         }
                         int bonus = depth * depth * 32;
-                        update_history(s, pos, mv, bonus);
+                        update_history(s, pos, mv, bonus, c1, c2);
                         for (int q = 0; q < nquiets; q++)
-                            update_history(s, pos, quiets[q], -bonus);
+                            update_history(s, pos, quiets[q], -bonus, c1, c2);
+                        if (ply >= 1 && s->moved[ply - 1] >= 0)
+                            s->counter[s->moved[ply - 1]] = mv;
                     }
                     break;
                 }
@@ -705,6 +846,7 @@ static int root_pass(AbSearch *s, Position *pos, int alpha, int beta, int depth,
         } else {
             Piece victim = pos->board[XQ_MOVE_TO(mv)];
             bool quiet = !victim && !XQ_MOVE_FLAGS(mv);
+            s->moved[0] = cont_index(s, pos, mv);
             Undo u;
             pos_do_move(pos, mv, &u);
             int nd = depth - 1 + (pos->in_check ? 1 : 0);
@@ -824,7 +966,7 @@ int ab_root_search(AbSearch *s, Position *pos, int qdepth, const AbLimits *lim, 
     TtEntry *te = tt_probe(&s->tt, pos->key);
     order_moves(s, pos, 0, te ? te->move : XQ_MOVE_NONE);
     for (int i = 0; i < list->count; i++)
-        pick_next(s, 0, i);
+        pick_next(s, pos, 0, i);
     for (int i = 0; i < list->count; i++)
         s->root_scores[i] = -AB_INF;
     int max_depth = lim->max_depth < 1 ? 1 : lim->max_depth > AB_MAX_PLY / 2 ? AB_MAX_PLY / 2

@@ -36,6 +36,8 @@ typedef struct AbStats {
     uint64_t futility_skips; /* quiet moves not searched by futility pruning */
     uint64_t see_skips;      /* losing captures not searched (ab_set_see_prune) */
     uint64_t lmp_skips;      /* quiet moves not searched by late-move pruning */
+    uint64_t hist_skips;     /* quiet moves not searched by continuation-history pruning */
+    uint64_t eval_hits;      /* static evaluations found in the evaluation cache */
     uint64_t iir_nodes;      /* nodes searched a ply shallower for want of a table move */
 } AbStats;
 

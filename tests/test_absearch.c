@@ -335,6 +335,81 @@ static void ab_pruning_finds_mates(void **state)
     fixture_free(f);
 }
 
+/* Continuation-history pruning: in an opening position searched to depth 10 with the selective
+ * pruning on, quiet moves that failed after both previous moves are skipped near the horizon
+ * (a few dozen: late-move pruning skips most late quiet moves first); with the pruning off none
+ * is, and the best move is legal either way. */
+static void ab_history_pruning(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    for (int on = 1; on >= 0; on--) {
+        AbSearch *s = ab_create(f->v, f->e, 4 << 20);
+        ab_set_pruning(s, on);
+        pos_init_start(f->pos, f->v);
+        Undo u[4];
+        const char *moves[] = {"h2e2", "h9g7", "h0g2", "i9h9"};
+        for (int i = 0; i < 4; i++)
+            pos_do_move(f->pos, parse(f->pos, moves[i]), &u[i]);
+        Move best;
+        ab_search(s, f->pos, on ? 10 : 6, 4, &best);
+        assert_true(pos_move_is_legal(f->pos, best));
+        if (on)
+            assert_true(ab_stats(s)->hist_skips > 0);
+        else
+            assert_int_equal(ab_stats(s)->hist_skips, 0);
+        ab_free(s);
+    }
+    fixture_free(f);
+}
+
+/* The evaluation cache returns what the evaluation says: along a random game, the capture search
+ * of depth 0 (the static evaluation in centipawns) equals the evaluation computed directly, on
+ * the first visit (a miss) and on the second (a hit), and a second pass over the same positions
+ * finds every one in the cache. */
+static void ab_eval_cache_is_exact(void **state)
+{
+    (void)state;
+    Fixture *f = fixture("xiangqi");
+    AbSearch *s = ab_create(f->v, f->e, 1 << 20);
+    pos_init_start(f->pos, f->v);
+    Rng rng;
+    rng_init(&rng, 11);
+    enum { PLIES = 80 };
+    Move played[PLIES];
+    Undo u[PLIES];
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i <= PLIES; i++) {
+            int want = (int)lrint(100.0 * eval_score(f->e, f->pos));
+            uint64_t hits = ab_stats(s)->eval_hits;
+            assert_int_equal(ab_qsearch(s, f->pos, 0), want);
+            assert_int_equal(ab_stats(s)->eval_hits, hits + (pass == 1));
+            assert_int_equal(ab_qsearch(s, f->pos, 0), want);
+            assert_int_equal(ab_stats(s)->eval_hits, hits + (pass == 1) + 1);
+            if (i == PLIES)
+                break;
+            if (pass == 0) {
+                MoveList list;
+                if (pos_generate_legal(f->pos, &list) == 0)
+                    break;
+                played[n] = list.moves[rng_below(&rng, (uint32_t)list.count)];
+                pos_do_move(f->pos, played[n], &u[n]);
+                n++;
+            } else {
+                if (i >= n)
+                    break;
+                pos_do_move(f->pos, played[i], &u[i]);
+            }
+        }
+        for (int i = n - 1; i >= 0; i--)
+            pos_undo_move(f->pos, played[i], &u[i]);
+    }
+    assert_true(n > 20);
+    ab_free(s);
+    fixture_free(f);
+}
+
 /* Exchange pruning in the capture search (hand-made): the red chariot on e1 can take the pawn
  * on e5, which the black horse on d7 takes back (exchange -8 pawns). With the black general on
  * f9 the capture gives no check and is skipped, and the value is the plain capture search's
@@ -964,6 +1039,8 @@ int main(void)
         cmocka_unit_test(ab_pruning_finds_mates),
         cmocka_unit_test(ab_pruning_keeps_won_captures),
         cmocka_unit_test(see_prune_skips_losing_captures),
+        cmocka_unit_test(ab_history_pruning),
+        cmocka_unit_test(ab_eval_cache_is_exact),
         cmocka_unit_test(ab_root_finds_mate_and_stops),
         cmocka_unit_test(ab_root_limits),
         cmocka_unit_test(ab_root_chance_nodes),
