@@ -37,9 +37,11 @@ static void rebuild(Evaluator *e)
     memset(e->threat_weight, 0, sizeof e->threat_weight);
     memset(e->defended_weight, 0, sizeof e->defended_weight);
     memset(e->pair_weight, 0, sizeof e->pair_weight);
+    memset(e->check_weight, 0, sizeof e->check_weight);
     e->pressure_weight = e->in_check_weight = e->side_weight = e->fork_weight = 0;
-    e->hidden_weight = 0;
+    e->hidden_weight = e->danger_weight = 0;
     e->need_reach = e->need_count = e->need_align = e->need_attackers = false;
+    e->need_danger = e->need_check = false;
     for (int i = 0; i < e->nfeatures; i++) {
         const Feature *f = &e->features[i];
         double w = e->weights[i];
@@ -115,20 +117,30 @@ static void rebuild(Evaluator *e)
             e->defended_weight[f->kind] = w;
             e->need_reach |= w != 0;
             break;
+        case FEAT_DANGER:
+            e->danger_weight = w;
+            e->need_danger = w != 0;
+            break;
+        case FEAT_CHECK:
+            e->check_weight[f->kind] = w;
+            e->need_check |= w != 0;
+            break;
         }
     }
-    /* A kind whose moves carry no weight is skipped by the score (not by eval_features). */
+    /* A kind whose moves carry no weight is skipped by the score (not by eval_features); a
+     * kind whose check threats carry one is walked from anywhere (any move may give check). */
     for (int k = 0; k < v->nkinds; k++)
         e->walk_kind[k] = e->mobility_weight[k] != 0 || e->attack_weight[k] != 0 ||
-                          e->pressure_weight != 0;
-    /* Moves near the enemy royal piece count in attack, pressure and attackers; a kind none of
-     * whose moves can land there adds nothing to them. */
-    bool press = e->pressure_weight != 0 || e->need_attackers;
+                          e->pressure_weight != 0 || e->check_weight[k] != 0;
+    /* Moves near the enemy royal piece count in attack, pressure, attackers and danger; a kind
+     * none of whose moves can land there adds nothing to them. */
+    bool every_attacker = e->need_attackers || e->need_danger;
+    bool press = e->pressure_weight != 0 || every_attacker;
     for (int k = 0; k < v->nkinds; k++)
-        e->walk_fallback[k] = e->walk_kind[k] || e->need_attackers;
+        e->walk_fallback[k] = e->walk_kind[k] || every_attacker;
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < v->nkinds; k++)
-            e->walk_press[s][k] = e->mobility_weight[k] != 0 ||
+            e->walk_press[s][k] = e->mobility_weight[k] != 0 || e->check_weight[k] != 0 ||
                                   ((press || e->attack_weight[k] != 0) && e->can_press[s][k]);
 }
 
@@ -270,7 +282,7 @@ static int load_weights(Evaluator *e, const char *path, XqError *err)
             snprintf(msg, sizeof msg,
                      "unknown feature '%.48s' for variant %.24s (families: material, zone, pst, "
                      "mobility, safety, side, late, attack, align, threat, defended, pair, "
-                     "camp; docs/training.md)",
+                     "check, camp; docs/training.md)",
                      en->key, e->v->name);
             set_error(err, path, en->line, msg);
             rc = -1;
@@ -390,7 +402,8 @@ const char *eval_feature_family(const Evaluator *e, int i)
     case FEAT_MOBILITY: return "mobility";
     case FEAT_PRESSURE:
     case FEAT_IN_CHECK:
-    case FEAT_ATTACKERS: return "safety";
+    case FEAT_ATTACKERS:
+    case FEAT_DANGER: return "safety";
     case FEAT_SIDE: return "side";
     case FEAT_HOLDING: return e->holdings[f->holding].name;
     case FEAT_HIDDEN: return "hidden";
@@ -402,6 +415,7 @@ const char *eval_feature_family(const Evaluator *e, int i)
     case FEAT_FORK: return "threat";
     case FEAT_DEFENDED: return "defended";
     case FEAT_PAIR: return "pair";
+    case FEAT_CHECK: return "check";
     }
     return NULL;
 }

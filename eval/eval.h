@@ -23,8 +23,8 @@ void eval_free(Evaluator *e);
 int eval_feature_count(const Evaluator *e);
 const char *eval_feature_name(const Evaluator *e, int i);
 /* Family of a feature, the first part of its name: "material", "zone", "pst", "mobility",
- * "safety", "side", "late", "attack", "align", "threat", "defended", "pair", "hidden", or a
- * holding's module ("camp", "reserve"). NULL if out of range. */
+ * "safety", "side", "late", "attack", "align", "threat", "defended", "pair", "check", "hidden",
+ * or a holding's module ("camp", "reserve"). NULL if out of range. */
 const char *eval_feature_family(const Evaluator *e, int i);
 
 /* Feature vector of a position from Red's point of view (Red minus Black counts). */

@@ -360,6 +360,39 @@ static unsigned royal_line_checks(const Variant *v, int kind)
     return checks;
 }
 
+/* Non-royal kinds of side s that can give check: some piece of the kind standing somewhere
+ * captures the other side's royal piece standing anywhere in its zone, by a leap (the compiled
+ * reverse leaps onto the royal point) or along a line (a slide with nothing in between, a hop
+ * over a screen: the slide and hop reach toward the royal point), as core/movegen.c tests a
+ * royal attack. */
+static uint16_t checking_kinds(const Variant *v, Side s)
+{
+    Side them = XQ_OTHER(s);
+    unsigned kinds = 0;
+    for (int p = 0; p < v->npoints; p++) {
+        bool royal_stands = false;
+        for (int k = 0; k < v->nkinds && !royal_stands; k++)
+            royal_stands = v->kinds[k].royal && variant_in_zone(v, v->kinds[k].stand_zone, them, (Point)p);
+        if (!royal_stands)
+            continue;
+        const ReverseTable *rt = &v->reverse[s][p];
+        for (int i = 0; i < rt->count; i++)
+            kinds |= v->reverse_leaps[rt->first + i].kinds;
+        for (int d = 0; d < DIR_COUNT; d++) {
+            if (!(v->attack_dirs[s] >> d & 1))
+                continue;
+            int od = XQ_DIR_OPPOSITE(d), dist = 1;
+            for (Point q = v->neighbor[p][d]; q != XQ_NO_POINT; q = v->neighbor[q][d], dist++)
+                for (int k = 0; k < v->nkinds; k++)
+                    if (v->slide_reach[k][s][q][od] >= dist ||
+                        (dist >= 2 && (v->hop_reach[k][s][q][od] >= dist ||
+                                       v->hop_next_reach[k][s][q][od] >= dist)))
+                        kinds |= 1u << k;
+        }
+    }
+    return (uint16_t)(kinds & ~(unsigned)v->royal_mask);
+}
+
 /* Appends a per-kind feature "PREFIX.KIND" for every kind passing `want`. */
 static int add_kind_family(Evaluator *e, FeatureType type, const char *prefix, const bool *want,
                            int16_t *index_of)
@@ -405,7 +438,7 @@ int eval_build_features(Evaluator *e, XqError *err)
 
     for (int k = 0; k < XQ_MAX_KINDS; k++) {
         e->material_of[k] = e->mobility_of[k] = e->late_of[k] = e->attack_of[k] = -1;
-        e->threat_of[k] = e->defended_of[k] = e->pair_of[k] = -1;
+        e->threat_of[k] = e->defended_of[k] = e->pair_of[k] = e->check_of[k] = -1;
         for (int n = 0; n < EVAL_MAX_ALIGN; n++)
             e->align_of[k][n] = -1;
         for (int p = 0; p < XQ_MAX_POINTS; p++)
@@ -414,7 +447,8 @@ int eval_build_features(Evaluator *e, XqError *err)
     }
     for (int n = 0; n <= XQ_MAX_PIECES; n++)
         e->attackers_of[n] = -1;
-    e->pressure_of = e->in_check_of = e->side_of = e->fork_of = e->hidden_of = -1;
+    e->pressure_of = e->in_check_of = e->side_of = e->fork_of = e->hidden_of = e->danger_of = -1;
+    e->check_kinds = 0;
 
     char name[80];
     int rc = 0;
@@ -503,6 +537,20 @@ int eval_build_features(Evaluator *e, XqError *err)
         for (int k = 0; k < v->nkinds; k++)
             pairs[k] = non_royal[k] && start_count[k] >= 2;
         rc = add_kind_family(e, FEAT_PAIR, "pair", pairs, e->pair_of);
+    }
+    if (rc == 0 && v->royal_mask) {
+        /* King danger as classical engines weigh it: the number of attackers times their moves
+         * next to the royal piece, one product a linear model can weight. */
+        rc = (e->danger_of = (int16_t)add_feature(e, FEAT_DANGER, -1, "safety.danger")) < 0;
+        /* Check threats, from the reverse tables of the plain move tables: none where a rule
+         * module switches tables during the game. */
+        if (rc == 0 && !variant_tables_vary(v)) {
+            e->check_kinds = checking_kinds(v, RED) | checking_kinds(v, BLACK);
+            bool checks[XQ_MAX_KINDS] = {false};
+            for (int k = 0; k < v->nkinds; k++)
+                checks[k] = e->check_kinds >> k & 1;
+            rc = add_kind_family(e, FEAT_CHECK, "check", checks, e->check_of);
+        }
     }
     if (rc != 0)
         set_error(err, v->name, "too many evaluation features for this variant");

@@ -28,6 +28,9 @@ typedef enum {
     FEAT_FORK,      /* the side to move has at least two such pieces */
     FEAT_DEFENDED,  /* pieces of a kind defended by an own piece */
     FEAT_PAIR,      /* a side keeps at least two pieces of a kind */
+    FEAT_DANGER,    /* attackers of the enemy royal piece times their moves next to it */
+    FEAT_CHECK,     /* moves of the pieces of a kind to a point from which they would give
+                     * check (a check threat) */
 } FeatureType;
 
 typedef struct Feature {
@@ -64,11 +67,15 @@ struct Evaluator {
     double threat_weight[XQ_MAX_KINDS], fork_weight;
     double defended_weight[XQ_MAX_KINDS];
     double pair_weight[XQ_MAX_KINDS];
+    double danger_weight;
+    double check_weight[XQ_MAX_KINDS];
     /* Which parts of the score have a weight (the others are not computed). */
     bool need_reach;                   /* threats or defences: every piece's captures */
     bool need_count;                   /* late material or pairs: pieces per kind */
     bool need_align;
     bool need_attackers;
+    bool need_danger;                  /* attackers times pressure: every piece that can press */
+    bool need_check;                   /* check threats: the check points of both sides */
 
     /* Off-board holdings (variant_holdings; none in most rule sets) and their weights. */
     int nholdings;
@@ -96,7 +103,13 @@ struct Evaluator {
     int16_t attackers_of[XQ_MAX_PIECES + 1];
     int nzone_of[XQ_MAX_KINDS];
     int16_t zone_of[XQ_MAX_KINDS][2 * XQ_MAX_ZONES];
-    int16_t pressure_of, in_check_of, side_of, fork_of, hidden_of;
+    int16_t pressure_of, in_check_of, side_of, fork_of, hidden_of, danger_of;
+    int16_t check_of[XQ_MAX_KINDS];
+    /* Kinds with a check feature (bit per kind): the non-royal kinds some move of which can
+     * capture the enemy royal piece standing in its zone; 0 when the move tables vary during
+     * the game (the cube, face-down pieces), whose compiled reverse tables describe only the
+     * plain tables. */
+    uint16_t check_kinds;
 
     /* The score's move walk (eval_score.c), fixed at creation from the variant's compiled move
      * tables: per side of the mover, for each leap entry of v->leaps and each ray of v->rays, the

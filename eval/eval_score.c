@@ -1,7 +1,7 @@
 /* eval_score.c - the evaluation of a position: one walk over the pieces' move tables collects
- * mobility, moves near the enemy royal piece, which pieces attack and defend which, and the
- * lines aimed at the royal pieces; the score is those counts times the weights, the feature
- * vector the same counts in the order of the feature list. */
+ * mobility, moves near the enemy royal piece, moves that would give check, which pieces attack
+ * and defend which, and the lines aimed at the royal pieces; the score is those counts times
+ * the weights, the feature vector the same counts in the order of the feature list. */
 #include "eval_private.h"
 
 #include <stdlib.h>
@@ -20,6 +20,7 @@ typedef struct Terms {
     int16_t threat[XQ_MAX_KINDS];        /* the side to move's threatened pieces */
     int16_t nthreat;
     int16_t defended[2][XQ_MAX_KINDS];
+    int16_t check[2][XQ_MAX_KINDS];      /* moves to a check point of their kind */
     double late;                         /* share of the start material gone, 0..1 */
 } Terms;
 
@@ -28,7 +29,74 @@ enum {
     PART_REACH = 2,    /* attacks and defences of occupied points: threats, defended pieces */
     PART_ALIGN = 4,
     PART_COUNT = 8,    /* pieces per kind and the late-game share */
+    PART_CHECK = 16,   /* moves to check points (check threats) */
 };
+
+/* Check points of one side: bit k of a point set when a piece of kind k (one of
+ * e->check_kinds) of that side standing there would attack the enemy royal piece. */
+typedef struct CheckMap {
+    uint16_t kinds[XQ_MAX_POINTS + 1];
+} CheckMap;
+
+/* The check points of side s against the other side's royal piece on the board as it is: the
+ * royal attack test of core/movegen.c (XQ_ROYAL_ATTACKED_BODY) asked of every point at once.
+ * A point is one for a kind if a piece of the kind standing on it captures the royal piece by
+ * a reverse leap whose blocking points are empty, by a slide with nothing in between within
+ * its reach, or by a hop over exactly one piece (as the attack test counts screens).
+ * Approximation: the moving piece is taken to stay on its origin too. A move along a line
+ * through the royal piece away from it therefore counts the origin as a piece in between (a
+ * chariot already giving check that steps back is not counted, a cannon facing the royal
+ * with nothing between that steps back is), and a leap whose blocking point is the mover's
+ * own origin counts as blocked. Discovered checks (another piece's line opened by the move)
+ * are not counted. */
+static void check_points(const Evaluator *e, const Position *pos, Side s, CheckMap *map)
+{
+    const Variant *v = e->v;
+    memset(map->kinds, 0, (size_t)v->npoints * sizeof map->kinds[0]);
+    Point king = pos->royal[XQ_OTHER(s)];
+    if (king == XQ_NO_POINT)
+        return;
+    const Piece *b = pos->board;
+    unsigned kinds = e->check_kinds;
+    const ReverseTable *rt = &v->reverse[s][king];
+    const ReverseLeap *r = v->reverse_leaps + rt->first;
+    for (int i = 0; i < rt->count; i++, r++)
+        if (!(b[r->block[0]] | b[r->block[1]]))
+            map->kinds[r->from] |= (uint16_t)(r->kinds & kinds);
+    unsigned sliders = kinds & v->slider_kinds[s], hoppers = kinds & v->hopper_kinds[s];
+    unsigned dirs = v->attack_dirs[s];
+    for (int d = 0; dirs; d++, dirs >>= 1) {
+        if (!(dirs & 1))
+            continue;
+        int od = XQ_DIR_OPPOSITE(d), dist = 1, screen_dist = 0;
+        /* Walking out from the royal point: points before the first piece (and its own) are
+         * slide check points, those after it up to the second piece hop check points. */
+        for (Point q = v->neighbor[king][d]; q != XQ_NO_POINT; q = v->neighbor[q][d], dist++) {
+            unsigned hit = 0;
+            if (!screen_dist) {
+                for (unsigned ks = sliders; ks; ks &= ks - 1) {
+                    int k = __builtin_ctz(ks);
+                    hit |= (unsigned)(v->slide_reach[k][s][q][od] >= dist) << k;
+                }
+            } else {
+                for (unsigned ks = hoppers; ks; ks &= ks - 1) {
+                    int k = __builtin_ctz(ks);
+                    hit |= (unsigned)(v->hop_reach[k][s][q][od] >= dist ||
+                                      (screen_dist == 1 && v->hop_next_reach[k][s][q][od] >= dist))
+                           << k;
+                }
+            }
+            map->kinds[q] |= (uint16_t)hit;
+            if (b[q]) {
+                if (screen_dist)
+                    break;
+                screen_dist = dist;
+                if (!hoppers)
+                    break;
+            }
+        }
+    }
+}
 
 /* Capture reach of each side on the points: the lowest value rank among its pieces that could
  * capture there (an enemy piece: attacked; an own piece: defended), REACH_NONE if none. */
@@ -49,14 +117,23 @@ static inline void reach_add(Reach *r, Side s, Point p, uint8_t rank, unsigned h
     r->low[p][s] = cand < low ? cand : low;
 }
 
+/* 1 if `chk` (NULL: none) marks p as a check point of the kind. */
+static inline int check_at(const CheckMap *chk, Point p, int kind)
+{
+    return chk ? chk->kinds[p] >> kind & 1 : 0;
+}
+
 /* Pseudo-legal destinations of the piece on `from` by table t (the same semantics as
- * core/movegen.c), *near counting those inside `area`; with `reach`, also every occupied point
- * it could capture on, enemy or own. Inlined with `reach` constant. */
+ * core/movegen.c), *near counting those inside `area` and *checks those that are check points
+ * of its kind in `chk` (NULL: none); with `reach`, also every occupied point it could capture
+ * on, enemy or own. Inlined with `reach` constant. */
 static inline int walk_piece(const Variant *v, const Piece *b, Point from, const MoveTable *t,
-                             const PointSet *area, int *near, bool reach, Reach *r, uint8_t rank)
+                             const PointSet *area, int *near, const CheckMap *chk, int *checks,
+                             bool reach, Reach *r, uint8_t rank)
 {
     Side us = XQ_PIECE_SIDE(b[from]);
-    int n = 0, hits = 0;
+    int kind = XQ_PIECE_KIND(b[from]);
+    int n = 0, hits = 0, threats = 0;
     const LeapEntry *e = v->leaps + t->leap_first;
     for (int i = 0; i < t->leap_count; i++, e++) {
         if (b[e->block[0]] | b[e->block[1]])
@@ -66,11 +143,13 @@ static inline int walk_piece(const Variant *v, const Piece *b, Point from, const
             if (e->mode & ATOM_MOVE) {
                 n++;
                 hits += pointset_has(area, e->to);
+                threats += check_at(chk, e->to, kind);
             }
         } else if ((e->mode & ATOM_CAPTURE) && (e->targets >> XQ_PIECE_KIND(q) & 1)) {
             if (XQ_PIECE_SIDE(q) != us) {
                 n++;
                 hits += pointset_has(area, e->to);
+                threats += check_at(chk, e->to, kind);
             }
             if (reach)
                 reach_add(r, us, e->to, rank, 1);
@@ -85,6 +164,7 @@ static inline int walk_piece(const Variant *v, const Piece *b, Point from, const
             if (slide_move && k < ray->slide_max) {
                 n++;
                 hits += pointset_has(area, pts[k]);
+                threats += check_at(chk, pts[k], kind);
             }
         if (k == len)
             continue;
@@ -94,6 +174,7 @@ static inline int walk_piece(const Variant *v, const Piece *b, Point from, const
             if (XQ_PIECE_SIDE(q) != us) {
                 n++;
                 hits += pointset_has(area, pts[k]);
+                threats += check_at(chk, pts[k], kind);
             }
             if (reach)
                 reach_add(r, us, pts[k], rank, 1);
@@ -109,6 +190,7 @@ static inline int walk_piece(const Variant *v, const Piece *b, Point from, const
                 if (ray->flags & RAY_HOP_MOVE) {
                     n++;
                     hits += pointset_has(area, pts[k]);
+                    threats += check_at(chk, pts[k], kind);
                 }
                 continue;
             }
@@ -116,6 +198,7 @@ static inline int walk_piece(const Variant *v, const Piece *b, Point from, const
                 if (XQ_PIECE_SIDE(q) != us) {
                     n++;
                     hits += pointset_has(area, pts[k]);
+                    threats += check_at(chk, pts[k], kind);
                 }
                 if (reach)
                     reach_add(r, us, pts[k], rank, 1);
@@ -124,6 +207,7 @@ static inline int walk_piece(const Variant *v, const Piece *b, Point from, const
         }
     }
     *near += hits;
+    *checks += threats;
     return n;
 }
 
@@ -194,6 +278,7 @@ static void collect(const Evaluator *e, const Position *pos, Terms *t, unsigned 
         memset(t->count[s], 0, (size_t)nk * sizeof t->count[s][0]);
         memset(t->defended[s], 0, (size_t)nk * sizeof t->defended[s][0]);
         memset(t->align[s], 0, (size_t)nk * sizeof t->align[s][0]);
+        memset(t->check[s], 0, (size_t)nk * sizeof t->check[s][0]);
         t->pressure[s] = t->attackers[s] = 0;
     }
     memset(t->threat, 0, (size_t)nk * sizeof t->threat[0]);
@@ -204,9 +289,13 @@ static void collect(const Evaluator *e, const Position *pos, Terms *t, unsigned 
     Reach r;
     if (reach)
         reach_clear(v, &r);
+    bool check = (parts & PART_CHECK) && e->check_kinds;
+    CheckMap chk;
     double material = 0;
     for (int s = 0; s < 2; s++) {
         const PointSet *area = royal_area(e, pos, XQ_OTHER((Side)s));
+        if (check)
+            check_points(e, pos, (Side)s, &chk);
         for (int i = 0; i < pos->count[s]; i++) {
             Point p = pos->list[s][i];
             int k = XQ_PIECE_KIND(pos->board[p]);
@@ -217,12 +306,14 @@ static void collect(const Evaluator *e, const Position *pos, Terms *t, unsigned 
             if (!all && !e->walk_kind[k])
                 continue;
             const MoveTable *mt = e->tables_vary ? pos_piece_table(pos, p) : &v->table[k][s][p];
-            int near = 0, mob;
+            int near = 0, checks = 0, mob;
+            const CheckMap *c = check ? &chk : NULL;
             if (reach)
-                mob = walk_piece(v, pos->board, p, mt, area, &near, true, &r, e->value_rank[k]);
+                mob = walk_piece(v, pos->board, p, mt, area, &near, c, &checks, true, &r, e->value_rank[k]);
             else
-                mob = walk_piece(v, pos->board, p, mt, area, &near, false, NULL, 0);
+                mob = walk_piece(v, pos->board, p, mt, area, &near, c, &checks, false, NULL, 0);
             t->mobility[s][k] = (int16_t)(t->mobility[s][k] + mob);
+            t->check[s][k] = (int16_t)(t->check[s][k] + checks);
             t->attack[s][k] = (int16_t)(t->attack[s][k] + near);
             t->pressure[s] = (int16_t)(t->pressure[s] + near);
             t->attackers[s] = (int16_t)(t->attackers[s] + (near > 0));
@@ -316,19 +407,22 @@ void eval_free_walk(Evaluator *e)
 }
 
 /* Pseudo-legal destinations of a piece of side `us` by table t, *near counting those with
- * area[point] set; with `reach`, also every occupied point it could capture on, enemy or own
- * (walk_piece's reach, decided by the side-blind reach masks). Always inlined, so that each
- * call is compiled for its constant `reach` (the compiler otherwise shares one copy). */
+ * area[point] set; with `check`, *checks counting those that are check points of `kind` in
+ * chk; with `reach`, also every occupied point it could capture on, enemy or own (walk_piece's
+ * reach, decided by the side-blind reach masks). Always inlined, so that each call is compiled
+ * for its constant `reach` and `check` (the compiler otherwise shares one copy). */
 #if defined(__GNUC__)
 #define WALK_INLINE inline __attribute__((always_inline))
 #else
 #define WALK_INLINE inline
 #endif
 static WALK_INLINE int walk_score(const Evaluator *e, const Piece *b, const MoveTable *t, Side us,
-                             const uint8_t *area, int *near, bool reach, Reach *r, uint8_t rank)
+                             const uint8_t *area, int *near, bool check, const CheckMap *chk,
+                             int kind, int *checks, bool reach, Reach *r, uint8_t rank)
 {
     const Variant *v = e->v;
-    int n = 0, hits = 0;
+    int n = 0, hits = 0, threats = 0;
+    const uint16_t *ck = check ? chk->kinds : NULL;
     const LeapEntry *l = v->leaps + t->leap_first;
     const uint32_t *acc = e->leap_accept[us] + t->leap_first;
     const uint32_t *lreach = e->leap_reach + t->leap_first;
@@ -338,6 +432,8 @@ static WALK_INLINE int walk_score(const Evaluator *e, const Piece *b, const Move
         unsigned ok = (acc[i] >> b[to]) & open & 1u;
         n += (int)ok;
         hits += (int)(ok & area[to]);
+        if (check)
+            threats += (int)(ok & (unsigned)(ck[to] >> kind));
         if (reach)
             reach_add(r, us, to, rank, (lreach[i] >> b[to]) & open & 1u);
     }
@@ -352,14 +448,19 @@ static WALK_INLINE int walk_score(const Evaluator *e, const Piece *b, const Move
             while (k < len && !b[pts[k]])
                 k++;
         } else if (slide_max >= len) {
-            for (; k < len && !b[pts[k]]; k++)
+            for (; k < len && !b[pts[k]]; k++) {
                 hits += area[pts[k]];
+                if (check)
+                    threats += ck[pts[k]] >> kind & 1;
+            }
             n += k;
         } else {
             for (; k < len && !b[pts[k]]; k++)
                 if (k < slide_max) {
                     n++;
                     hits += area[pts[k]];
+                    if (check)
+                        threats += ck[pts[k]] >> kind & 1;
                 }
         }
         if (k == len)
@@ -368,6 +469,8 @@ static WALK_INLINE int walk_score(const Evaluator *e, const Piece *b, const Move
         unsigned ok = (sacc[j] >> b[to]) & (k < slide_max) & 1u;
         n += (int)ok;
         hits += (int)(ok & area[to]);
+        if (check)
+            threats += (int)(ok & (unsigned)(ck[to] >> kind));
         if (reach)
             reach_add(r, us, to, rank, (sreach[j] >> b[to]) & (k < slide_max) & 1u);
         if (!(flags & (RAY_HOP_MOVE | RAY_HOP_CAPTURE)))
@@ -380,6 +483,8 @@ static WALK_INLINE int walk_score(const Evaluator *e, const Piece *b, const Move
             if (hop_move) {
                 n++;
                 hits += area[pts[k]];
+                if (check)
+                    threats += ck[pts[k]] >> kind & 1;
             }
         if (k == len)
             continue;
@@ -387,11 +492,28 @@ static WALK_INLINE int walk_score(const Evaluator *e, const Piece *b, const Move
         ok = (hacc[j] >> b[to]) & 1u;
         n += (int)ok;
         hits += (int)(ok & area[to]);
+        if (check)
+            threats += (int)(ok & (unsigned)(ck[to] >> kind));
         if (reach)
             reach_add(r, us, to, rank, (hreach[j] >> b[to]) & 1u);
     }
     *near += hits;
+    if (check)
+        *checks += threats;
     return n;
+}
+
+/* walk_score compiled for the constant `reach` and `check` of the call. */
+static WALK_INLINE int walk_score_parts(const Evaluator *e, const Piece *b, const MoveTable *t,
+                                        Side us, const uint8_t *area, int *near,
+                                        const CheckMap *chk, int kind, int *checks, Reach *r,
+                                        uint8_t rank)
+{
+    if (r)
+        return chk ? walk_score(e, b, t, us, area, near, true, chk, kind, checks, true, r, rank)
+                   : walk_score(e, b, t, us, area, near, false, NULL, 0, checks, true, r, rank);
+    return chk ? walk_score(e, b, t, us, area, near, true, chk, kind, checks, false, NULL, 0)
+               : walk_score(e, b, t, us, area, near, false, NULL, 0, checks, false, NULL, 0);
 }
 
 /* collect()'s counts for the score; returns the piece-square sum, summed in the order
@@ -401,12 +523,16 @@ static double collect_score(const Evaluator *e, const Position *pos, Terms *t, u
     const Variant *v = e->v;
     int nk = v->nkinds;
     bool reach = (parts & PART_REACH) != 0;
+    bool check = (parts & PART_CHECK) && e->check_kinds;
     for (int s = 0; s < 2; s++) {
         for (int k = 0; k < nk; k++)
             t->mobility[s][k] = t->attack[s][k] = t->count[s][k] = 0;
         if (reach)
             for (int k = 0; k < nk; k++)
                 t->defended[s][k] = 0;
+        if (check)
+            for (int k = 0; k < nk; k++)
+                t->check[s][k] = 0;
         if (parts & PART_ALIGN)
             memset(t->align[s], 0, (size_t)nk * sizeof t->align[s][0]);
         t->pressure[s] = t->attackers[s] = 0;
@@ -432,8 +558,11 @@ static double collect_score(const Evaluator *e, const Position *pos, Terms *t, u
     }
     const Piece *b = pos->board;
     double pst_sum = 0, material = 0;
+    CheckMap chk;
     for (int s = 0; s < 2; s++) {
         const uint8_t *map = area[XQ_OTHER((Side)s)];
+        if (check)
+            check_points(e, pos, (Side)s, &chk);
         Point royal = pos->royal[XQ_OTHER((Side)s)];
         const bool *walk = royal != XQ_NO_POINT && !pointset_has(&e->royal_zone[XQ_OTHER((Side)s)], royal)
                                ? e->walk_fallback : e->walk_press[s];
@@ -449,12 +578,12 @@ static double collect_score(const Evaluator *e, const Position *pos, Terms *t, u
             if (!reach && !walk[k])
                 continue;
             const MoveTable *mt = e->tables_vary ? pos_piece_table(pos, p) : &v->table[k][s][p];
-            int near = 0, mob;
-            if (reach)
-                mob = walk_score(e, b, mt, (Side)s, map, &near, true, &r, e->value_rank[k]);
-            else
-                mob = walk_score(e, b, mt, (Side)s, map, &near, false, NULL, 0);
+            int near = 0, checks = 0;
+            int mob = walk_score_parts(e, b, mt, (Side)s, map, &near, check ? &chk : NULL, k, &checks,
+                                       reach ? &r : NULL, e->value_rank[k]);
             t->mobility[s][k] = (int16_t)(t->mobility[s][k] + mob);
+            if (check)
+                t->check[s][k] = (int16_t)(t->check[s][k] + checks);
             t->attack[s][k] = (int16_t)(t->attack[s][k] + near);
             t->pressure[s] = (int16_t)(t->pressure[s] + near);
             t->attackers[s] = (int16_t)(t->attackers[s] + (near > 0));
@@ -502,6 +631,15 @@ static double score_red(const Evaluator *e, const Position *pos, const Terms *t,
         for (int n = 2; n <= t->attackers[BLACK] && n <= XQ_MAX_PIECES; n++)
             black += e->attackers_weight[n];
     }
+    if (e->need_danger) {
+        red += e->danger_weight * (t->attackers[RED] * t->pressure[RED]);
+        black += e->danger_weight * (t->attackers[BLACK] * t->pressure[BLACK]);
+    }
+    if (e->need_check)
+        for (int k = 0; k < nk; k++) {
+            red += e->check_weight[k] * t->check[RED][k];
+            black += e->check_weight[k] * t->check[BLACK][k];
+        }
     if (e->need_align)
         for (int k = 0; k < nk; k++)
             for (int n = 0; n < EVAL_MAX_ALIGN; n++) {
@@ -542,7 +680,8 @@ static double score_red(const Evaluator *e, const Position *pos, const Terms *t,
 static unsigned score_parts(const Evaluator *e)
 {
     return (e->need_reach ? PART_REACH : 0) | (e->need_align ? PART_ALIGN : 0) |
-           (e->need_count ? PART_COUNT : 0) | (e->need_attackers ? PART_WALK_ALL : 0);
+           (e->need_count ? PART_COUNT : 0) | (e->need_check ? PART_CHECK : 0) |
+           (e->need_attackers || e->need_danger ? PART_WALK_ALL : 0);
 }
 
 double eval_score_red_with_pst(const Evaluator *e, const Position *pos, double pst_sum)
@@ -577,7 +716,7 @@ void eval_features(const Evaluator *e, Position *pos, float *out)
     const Variant *v = e->v;
     memset(out, 0, (size_t)e->nfeatures * sizeof *out);
     Terms t;
-    collect(e, pos, &t, PART_WALK_ALL | PART_REACH | PART_ALIGN | PART_COUNT);
+    collect(e, pos, &t, PART_WALK_ALL | PART_REACH | PART_ALIGN | PART_COUNT | PART_CHECK);
     float to_move = pos->side == RED ? 1.0f : -1.0f;
     for (int s = 0; s < 2; s++) {
         float sign = s == RED ? 1.0f : -1.0f;
@@ -601,8 +740,10 @@ void eval_features(const Evaluator *e, Position *pos, float *out)
             add_at(out, e->pair_of[k], sign * (t.count[s][k] >= 2));
             for (int n = 0; n < EVAL_MAX_ALIGN; n++)
                 add_at(out, e->align_of[k][n], sign * t.align[s][k][n]);
+            add_at(out, e->check_of[k], sign * t.check[s][k]);
         }
         add_at(out, e->pressure_of, sign * t.pressure[s]);
+        add_at(out, e->danger_of, sign * (float)(t.attackers[s] * t.pressure[s]));
         for (int n = 2; n <= t.attackers[s] && n <= XQ_MAX_PIECES; n++)
             add_at(out, e->attackers_of[n], sign);
     }

@@ -1,6 +1,7 @@
 /* test_eval.c - the generated evaluation features: the feature list of each rule set (per-point
  * terms tied across the middle file only when the rules are symmetric), hand-made positions for
- * threats, defences, lines aimed at the general and attackers, every feature checked against an
+ * threats, defences, lines aimed at the general, attackers, king danger and check threats,
+ * every feature checked against an
  * independent count through the core's own move generator and attack test on random positions,
  * the fast score equal to the features times the weights for every rule set, and equal to a
  * from-scratch reference (moves written out from the move tables) after moves and take-backs. */
@@ -12,6 +13,7 @@
 #include "hidden.h"
 #include "rng.h"
 #include "rules_test.h"
+#include "walk.h"
 
 static int feature_index(const Evaluator *e, const char *name)
 {
@@ -86,6 +88,16 @@ static void xiangqi_feature_list(void **state)
     must_find(e, "threat.multiple");
     must_find(e, "safety.attackers_4");
     must_find(e, "late.chariot");
+    /* King danger; check threats for the kinds that can ever capture the general in its
+     * palace (an advisor or elephant never leaves its own side). */
+    must_find(e, "safety.danger");
+    assert_int_equal(count_prefix(e, "check."), 4);
+    must_find(e, "check.horse");
+    must_find(e, "check.chariot");
+    must_find(e, "check.cannon");
+    must_find(e, "check.pawn");
+    assert_int_equal(feature_index(e, "check.advisor"), -1);
+    assert_int_equal(feature_index(e, "check.general"), -1);
     /* Every new weight starts at 0: the score of the start position is what it was. */
     for (int i = must_find(e, "side.to_move") + 1; i < eval_feature_count(e); i++)
         assert_true(eval_weight(e, i) == 0);
@@ -128,6 +140,12 @@ static void every_rule_set_builds(void **state)
                 if (!strcmp(eval_feature_name(e, a), eval_feature_name(e, b)))
                     fail_msg("%s: feature %s twice", VARIANTS[i], eval_feature_name(e, a));
         assert_true(count_prefix(e, "pst.") > 0);
+        /* King danger wherever there is a royal piece; check threats too unless a rule module
+         * switches move tables (the cube, face-down pieces). */
+        assert_int_equal(count_prefix(e, "safety.danger"), v->royal_mask != 0);
+        bool checks = v->royal_mask && !variant_tables_vary(v);
+        if (checks != (count_prefix(e, "check.") > 0))
+            fail_msg("%s: %d check features", VARIANTS[i], count_prefix(e, "check."));
         eval_free(e);
         variant_free(v);
     }
@@ -194,12 +212,108 @@ static void hand_positions(void **state)
     assert_float_equal(feature_of(e, x, "pst.horse.e4"), -1, 0);
     assert_float_equal(feature_of(e, x, "pst.general.e0"), 0, 0);
 
-    /* The start position: every threat, line and late share is 0, pairs cancel. */
+    /* The start position: every threat, line and late share is 0, pairs cancel (and so do
+     * danger and check threats: the position is symmetric). */
     pos_init_start(pos, v);
     eval_features(e, pos, x);
     for (int i = must_find(e, "side.to_move") + 1; i < eval_feature_count(e); i++)
         if (x[i] != 0)
             fail_msg("start position: %s = %g", eval_feature_name(e, i), x[i]);
+    free(x);
+    free(pos);
+    eval_free(e);
+    variant_free(v);
+}
+
+/* King danger and check threats, counted by hand (standard xiangqi; Red's view). */
+static void danger_and_check_threats(void **state)
+{
+    (void)state;
+    Variant *v = test_load_variant("xiangqi");
+    Evaluator *e = make_eval(v);
+    Position *pos = malloc(sizeof *pos);
+    float *x = calloc((size_t)eval_feature_count(e), sizeof *x);
+
+    /* Black's general on e9, Red's on d0. Red's horse on e5 has two moves that give check,
+     * d7 and f7 (legs d8 and f8 empty; its other moves c6 g6 c4 g4 d3 f3 do not); the
+     * chariot on a0 one, a9 (rank 9 clear to the general; a1..a8, b0 and c0 do not); the
+     * cannon on b4 one, e4, behind the horse as its screen (b9 is no check point: nothing
+     * stands between it and the general). Black's pawn on d2 has one, d1, next to Red's
+     * general (c2 and e2 are not). */
+    test_set_fen(pos, v, "4k4/9/9/9/4N4/1C7/9/3p5/9/R2K5 w - - 0 1");
+    eval_features(e, pos, x);
+    assert_float_equal(feature_of(e, x, "check.horse"), 2, 0);
+    assert_float_equal(feature_of(e, x, "check.chariot"), 1, 0);
+    assert_float_equal(feature_of(e, x, "check.cannon"), 1, 0);
+    assert_float_equal(feature_of(e, x, "check.pawn"), -1, 0);
+    /* Only Black's pawn lands next to a general (d1): danger 0 - 1 x 1. */
+    assert_float_equal(feature_of(e, x, "safety.danger"), -1, 0);
+    /* Black's horses on d8 and f8 block the legs of every horse check (d7, f7 by d8, f8; c8,
+     * g8 likewise): the horse's checks are gone, the others stay. */
+    test_set_fen(pos, v, "4k4/3n1n3/9/9/4N4/1C7/9/3p5/9/R2K5 w - - 0 1");
+    eval_features(e, pos, x);
+    assert_float_equal(feature_of(e, x, "check.horse"), 0, 0);
+    assert_float_equal(feature_of(e, x, "check.chariot"), 1, 0);
+    assert_float_equal(feature_of(e, x, "check.cannon"), 1, 0);
+    assert_float_equal(feature_of(e, x, "check.pawn"), -1, 0);
+    /* A second piece on the e-file before the cannon's landing points: e4 lies behind two
+     * screens (e5, e6), no check point any more. */
+    test_set_fen(pos, v, "4k4/9/9/4n4/4N4/1C7/9/3p5/9/R2K5 w - - 0 1");
+    eval_features(e, pos, x);
+    assert_float_equal(feature_of(e, x, "check.cannon"), 0, 0);
+
+    /* King danger. Near Black's general on e9: e9 d9 f9 e8. Red: the chariot on a8 reaches e8
+     * (1 move), the horse on c7 d9 and e8 (2), the cannon on e3 slides to e8 (1): 3 attackers,
+     * pressure 4, danger 12. Near Red's general on f0: f0 e0 g0 f1 e1. Black: the chariot on
+     * g5 reaches g0 (1): 1 attacker, pressure 1, danger 1. Red minus Black: 11. */
+    test_set_fen(pos, v, "4k4/R8/2N6/9/6r2/9/4C4/9/9/5K3 w - - 0 1");
+    assert_false(pos->in_check);
+    eval_features(e, pos, x);
+    assert_float_equal(feature_of(e, x, "safety.royal_pressure"), 4 - 1, 0);
+    assert_float_equal(feature_of(e, x, "safety.attackers_3"), 1, 0);
+    assert_float_equal(feature_of(e, x, "safety.danger"), 3 * 4 - 1 * 1, 0);
+
+    /* The score with weights on the new families (and the default material) is their dot
+     * product with the features, the same by either walk. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/test_eval_danger.ini", XQ_BINARY_DIR);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("[weights]\nsafety.danger = 0.03125\ncheck.horse = 0.25\ncheck.chariot = 0.5\n"
+          "check.cannon = -0.125\ncheck.pawn = 1\n", fp);
+    fclose(fp);
+    XqError err;
+    Evaluator *w = eval_create(v, path, &err);
+    assert_non_null(w);
+    assert_true(w->need_danger && w->need_check);
+    static const char *const fens[] = {
+        "4k4/9/9/9/4N4/1C7/9/3p5/9/R2K5 w - - 0 1",
+        "4k4/9/9/9/4N4/1C7/9/3p5/9/R2K5 b - - 0 1",
+        "4k4/R8/2N6/9/6r2/9/4C4/9/9/5K3 w - - 0 1",
+    };
+    /* Material 4 + 9 + 4.5 - 1; checks 2 x 0.25 + 0.5 - 0.125 - 1; danger -1 / 32. Red's view,
+     * then Black's (the score is the side to move's). */
+    double red_view = 16.5 + 0.5 + 0.5 - 0.125 - 1 - 0.03125;
+    static const double side[] = {1, -1};
+    for (int i = 0; i < 2; i++) {
+        test_set_fen(pos, v, fens[i]);
+        double score = eval_score(w, pos);
+        if (fabs(score - side[i] * red_view) > 1e-9)
+            fail_msg("%s: score %.9f, expected %.9f", fens[i], score, side[i] * red_view);
+    }
+    for (int i = 0; i < 3; i++) {
+        test_set_fen(pos, v, fens[i]);
+        eval_features(w, pos, x);
+        double dot = 0;
+        for (int f = 0; f < eval_feature_count(w); f++)
+            dot += eval_weight(w, f) * x[f];
+        double red = eval_score(w, pos) * (pos->side == RED ? 1 : -1);
+        double general = eval_score_red_with_pst(w, pos, eval_pst_sum(w, pos));
+        if (fabs(dot - red) > 1e-9 || memcmp(&red, &general, sizeof red) != 0)
+            fail_msg("%s: score %.9f, general walk %.9f, features . weights %.9f", fens[i], red,
+                     general, dot);
+    }
+    eval_free(w);
     free(x);
     free(pos);
     eval_free(e);
@@ -257,6 +371,30 @@ static bool near_royal(const Variant *v, Point royal, Point p)
     return false;
 }
 
+/* 1 if the piece on `from` moved to `to` (its origin left occupied, as the check features
+ * approximate) captures the other side's royal piece from there by its forward move table
+ * (walk_captures_t): an independent count of the evaluation's check points, which it derives
+ * backwards from the royal point. 0 for a royal piece (no check feature). */
+static int gives_check_from(const Position *pos, Point from, Point to)
+{
+    const Variant *v = pos->v;
+    Piece pc = pos->board[from];
+    Side s = XQ_PIECE_SIDE(pc);
+    int k = XQ_PIECE_KIND(pc);
+    Point royal = pos->royal[XQ_OTHER(s)];
+    if (royal == XQ_NO_POINT || v->kinds[k].royal)
+        return 0;
+    Piece b[256];
+    memcpy(b, pos->board, sizeof b);
+    b[to] = pc;
+    Move caps[256];
+    int n = walk_captures_t(v, b, to, &v->table[k][s][to], caps, 0);
+    for (int i = 0; i < n; i++)
+        if (XQ_MOVE_TO(caps[i]) == royal)
+            return 1;
+    return 0;
+}
+
 /* Features from the core: attacks by pos_attackers, moves by pos_generate_pseudo, lines by
  * walking the board's files and ranks (the rule sets tested have orthogonal line pieces). */
 static void reference_features(const Evaluator *e, Position *pos, double *ref)
@@ -288,6 +426,7 @@ static void reference_features(const Evaluator *e, Position *pos, double *ref)
             }
         }
     int mob[2][XQ_MAX_KINDS] = {{0}}, attack[2][XQ_MAX_KINDS] = {{0}}, attackers[2] = {0};
+    int check[2][XQ_MAX_KINDS] = {{0}};
     for (int s = 0; s < 2; s++) {
         Side saved = pos->side;
         pos->side = (Side)s;
@@ -299,6 +438,7 @@ static void reference_features(const Evaluator *e, Position *pos, double *ref)
             Point f = XQ_MOVE_FROM(list.moves[i]), t = XQ_MOVE_TO(list.moves[i]);
             int k = XQ_PIECE_KIND(pos->board[f]);
             mob[s][k]++;
+            check[s][k] += gives_check_from(pos, f, t);
             if (near_royal(v, pos->royal[XQ_OTHER((Side)s)], t)) {
                 attack[s][k]++;
                 if (!counted[f])
@@ -368,6 +508,9 @@ static void reference_features(const Evaluator *e, Position *pos, double *ref)
         snprintf(name, sizeof name, "late.%s", kn);
         if ((i = feature_index(e, name)) >= 0)
             ref[i] = late * (count[0][k] - count[1][k]);
+        snprintf(name, sizeof name, "check.%s", kn);
+        if ((i = feature_index(e, name)) >= 0)
+            ref[i] = check[0][k] - check[1][k];
         snprintf(name, sizeof name, "pair.%s", kn);
         if ((i = feature_index(e, name)) >= 0)
             ref[i] = (count[0][k] >= 2) - (count[1][k] >= 2);
@@ -382,6 +525,7 @@ static void reference_features(const Evaluator *e, Position *pos, double *ref)
         ref[must_find(e, name)] = (attackers[0] >= n) - (attackers[1] >= n);
     }
     ref[must_find(e, "safety.royal_pressure")] = pressure[0] - pressure[1];
+    ref[must_find(e, "safety.danger")] = attackers[0] * pressure[0] - attackers[1] * pressure[1];
     ref[must_find(e, "threat.multiple")] = to_move * (nthreat >= 2);
     /* Per-point terms: Red's point, or Black's mirrored; tied to the image on the lower file. */
     for (int i = 0; i < nf; i++)
@@ -418,7 +562,7 @@ static void features_match_core(void **state)
         int nf = eval_feature_count(e);
         float *x = calloc((size_t)nf, sizeof *x);
         double *ref = calloc((size_t)nf, sizeof *ref);
-        int checked = 0, threats = 0, aligned = 0;
+        int checked = 0, threats = 0, aligned = 0, checks = 0, danger = 0;
         for (int g = 0; g < 300; g++) {
             if (!random_position(pos, v, &rng, 10 + (int)(lcg_next(&rng) % 120)))
                 continue;
@@ -437,11 +581,15 @@ static void features_match_core(void **state)
                     threats += x[i] != 0;
                 if (!strncmp(eval_feature_name(e, i), "align.", 6))
                     aligned += x[i] != 0;
+                if (!strncmp(eval_feature_name(e, i), "check.", 6))
+                    checks += x[i] != 0;
+                if (!strcmp(eval_feature_name(e, i), "safety.danger"))
+                    danger += x[i] != 0;
             }
             checked++;
         }
         /* The random positions exercised what they check. */
-        assert_true(checked > 250 && threats > 50 && aligned > 20);
+        assert_true(checked > 250 && threats > 50 && aligned > 20 && checks > 100 && danger > 50);
         free(x);
         free(ref);
         eval_free(e);
@@ -507,8 +655,8 @@ static void score_is_features_times_weights(void **state)
 
 /* Destinations of the piece on p by its move table (pos_piece_table), written out plainly from
  * the table semantics of core/movegen.c; returns how many, *near counting those next to the
- * enemy royal piece. */
-static int reference_moves(const Position *pos, Point p, int *near)
+ * enemy royal piece and *checks those from which it would give check (gives_check_from). */
+static int reference_moves(const Position *pos, Point p, int *near, int *checks)
 {
     const Variant *v = pos->v;
     const MoveTable *t = pos_piece_table(pos, p);
@@ -552,14 +700,17 @@ static int reference_moves(const Position *pos, Point p, int *near)
                 break;
         }
     }
-    *near = 0;
-    for (int i = 0; i < n; i++)
+    *near = *checks = 0;
+    for (int i = 0; i < n; i++) {
         *near += near_royal(v, royal, to[i]);
+        *checks += gives_check_from(pos, p, to[i]);
+    }
     return n;
 }
 
 /* The score from scratch: each feature of the families the score's walk computes (material,
- * zones, per-point terms, mobility, moves near the royal piece, safety, tempo) counted here from
+ * zones, per-point terms, mobility, moves near the royal piece, safety, check threats, tempo)
+ * counted here from
  * the board and the move tables, the other families (late, pair, align, threat, defended,
  * holdings, hidden) from eval_features, all times the weights. Red's view. */
 static double reference_score(const Evaluator *e, Position *pos, float *x)
@@ -568,15 +719,17 @@ static double reference_score(const Evaluator *e, Position *pos, float *x)
     int nf = eval_feature_count(e);
     eval_features(e, pos, x);
     int count[2][XQ_MAX_KINDS] = {{0}}, mob[2][XQ_MAX_KINDS] = {{0}}, att[2][XQ_MAX_KINDS] = {{0}};
-    int attackers[2] = {0, 0};
+    int attackers[2] = {0, 0}, pressure[2] = {0, 0}, chk[2][XQ_MAX_KINDS] = {{0}};
     for (int s = 0; s < 2; s++)
         for (int i = 0; i < pos->count[s]; i++) {
             Point p = pos->list[s][i];
-            int k = XQ_PIECE_KIND(pos->board[p]), near;
+            int k = XQ_PIECE_KIND(pos->board[p]), near, checks;
             count[s][k]++;
-            mob[s][k] += reference_moves(pos, p, &near);
+            mob[s][k] += reference_moves(pos, p, &near, &checks);
             att[s][k] += near;
+            pressure[s] += near;
             attackers[s] += near > 0;
+            chk[s][k] += checks;
         }
     double to_move = pos->side == RED ? 1 : -1, score = 0;
     char name[96];
@@ -603,7 +756,8 @@ static double reference_score(const Evaluator *e, Position *pos, float *x)
     for (int i = 0; i < nf; i++) {
         const char *fn = eval_feature_name(e, i), *fam = eval_feature_family(e, i);
         double f = NAN;
-        if (!strcmp(fam, "material") || !strcmp(fam, "mobility") || !strcmp(fam, "attack")) {
+        if (!strcmp(fam, "material") || !strcmp(fam, "mobility") || !strcmp(fam, "attack") ||
+            !strcmp(fam, "check")) {
             int k;
             for (k = 0; k < v->nkinds; k++) {
                 snprintf(name, sizeof name, "%s.%s", fam, v->kinds[k].name);
@@ -611,7 +765,10 @@ static double reference_score(const Evaluator *e, Position *pos, float *x)
                     break;
             }
             assert_true(k < v->nkinds);
-            int (*c)[XQ_MAX_KINDS] = !strcmp(fam, "material") ? count : !strcmp(fam, "mobility") ? mob : att;
+            int (*c)[XQ_MAX_KINDS] = !strcmp(fam, "material")   ? count
+                                     : !strcmp(fam, "mobility") ? mob
+                                     : !strcmp(fam, "check")    ? chk
+                                                                : att;
             f = c[0][k] - c[1][k];
         } else if (!strcmp(fam, "zone")) {
             f = 0;
@@ -634,6 +791,8 @@ static double reference_score(const Evaluator *e, Position *pos, float *x)
             f = 0;
             for (int k = 0; k < v->nkinds; k++)
                 f += att[0][k] - att[1][k];
+        } else if (!strcmp(fn, "safety.danger")) {
+            f = attackers[0] * pressure[0] - attackers[1] * pressure[1];
         } else if (!strncmp(fn, "safety.attackers_", 17)) {
             int n = atoi(fn + 17);
             f = (attackers[0] >= n) - (attackers[1] >= n);
@@ -684,22 +843,23 @@ static Evaluator *random_weights(const Variant *v, uint64_t *rng, const char *co
 /* The score (eval_score, its fast walk, bit for bit the general one) equals the from-scratch reference on
  * random positions of every shipped rule set, reached by moves played and taken back, with
  * random weights on: the walk's families only; mobility without pressure; pressure or moves
- * near the royal without mobility (kinds that cannot reach the royal's zone skipped); the
- * shipped xiangqi weights' families plus late, pair, align and holdings; every family (the
+ * near the royal without mobility (kinds that cannot reach the royal's zone skipped); check
+ * threats without mobility (their kinds walked from anywhere); the shipped xiangqi weights' families plus late, pair, align and holdings; every family (the
  * general walk). */
 static void score_matches_reference(void **state)
 {
     (void)state;
     static const char *const walk_only[] = {"material", "zone", "pst", "mobility", "attack",
-                                            "safety", "side", NULL};
+                                            "safety", "check", "side", NULL};
     static const char *const mobility_only[] = {"material", "pst", "mobility", NULL};
     static const char *const counted[] = {"material", "zone", "mobility", "safety", "side",
                                           "late", "pair", "align", "hidden", "camp", "reserve", NULL};
     static const char *const pressure_only[] = {"material", "safety", NULL};
     static const char *const attack_only[] = {"pst", "attack", NULL};
+    static const char *const check_only[] = {"material", "check", NULL};
     static const char *const *const sets[] = {walk_only, mobility_only, pressure_only, attack_only,
-                                              counted, NULL};
-    static const char *const labels[] = {"walk", "mobility", "pressure", "attack", "counted", "all"};
+                                              check_only, counted, NULL};
+    static const char *const labels[] = {"walk", "mobility", "pressure", "attack", "check", "counted", "all"};
     enum { NSETS = sizeof labels / sizeof labels[0] };
     Position *pos = malloc(sizeof *pos);
     uint64_t rng = 4242;
@@ -814,6 +974,7 @@ int main(void)
         cmocka_unit_test(asymmetric_rules_untie_points),
         cmocka_unit_test(every_rule_set_builds),
         cmocka_unit_test(hand_positions),
+        cmocka_unit_test(danger_and_check_threats),
         cmocka_unit_test(features_match_core),
         cmocka_unit_test(score_is_features_times_weights),
         cmocka_unit_test(score_matches_reference),
