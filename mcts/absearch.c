@@ -49,6 +49,7 @@ struct AbSearch {
      * move one or two plies before it, by that move's piece and destination; indices of
      * cont_index, the table cont_n x cont_n. The countermove: the quiet move that last refuted a
      * move, by the same index. */
+    bool cont_on;       /* ab_set_cont_history */
     int cont_n;
     int16_t *cont;
     Move *counter;
@@ -74,6 +75,7 @@ AbSearch *ab_create(const Variant *v, const Evaluator *e, uint64_t tt_bytes)
     s->prune = true;
     s->see = see_supported(v);
     s->see_prune = s->see;
+    s->cont_on = true;
     s->cont_n = 2 * v->nkinds * v->npoints;
     s->cont = calloc((size_t)s->cont_n * (size_t)s->cont_n, sizeof *s->cont);
     s->counter = calloc((size_t)s->cont_n, sizeof *s->counter);
@@ -138,7 +140,8 @@ static inline int cont_index(const AbSearch *s, const Position *pos, Move mv)
  * two plies before it (NULL where there is none). */
 static inline void cont_rows(AbSearch *s, int ply, int16_t **c1, int16_t **c2)
 {
-    int p1 = ply >= 1 ? s->moved[ply - 1] : -1, p2 = ply >= 2 ? s->moved[ply - 2] : -1;
+    int p1 = s->cont_on && ply >= 1 ? s->moved[ply - 1] : -1;
+    int p2 = s->cont_on && ply >= 2 ? s->moved[ply - 2] : -1;
     *c1 = p1 >= 0 ? s->cont + (size_t)p1 * (size_t)s->cont_n : NULL;
     *c2 = p2 >= 0 ? s->cont + (size_t)p2 * (size_t)s->cont_n : NULL;
 }
@@ -156,6 +159,11 @@ void ab_set_see(AbSearch *s, bool on)
 void ab_set_see_prune(AbSearch *s, bool on)
 {
     s->see_prune = on && see_supported(s->v);
+}
+
+void ab_set_cont_history(AbSearch *s, bool on)
+{
+    s->cont_on = on;
 }
 
 const AbStats *ab_stats(const AbSearch *s)
@@ -369,7 +377,8 @@ static void order_moves(AbSearch *s, const Position *pos, int ply, Move tt_move)
     const Evaluator *e = s->e;
     int16_t *c1, *c2;
     cont_rows(s, ply, &c1, &c2);
-    Move counter = ply >= 1 && s->moved[ply - 1] >= 0 ? s->counter[s->moved[ply - 1]] : XQ_MOVE_NONE;
+    Move counter = s->cont_on && ply >= 1 && s->moved[ply - 1] >= 0 ? s->counter[s->moved[ply - 1]]
+                                                                     : XQ_MOVE_NONE;
     for (int i = 0; i < list->count; i++) {
         Move mv = list->moves[i];
         Piece pc = pos->board[XQ_MOVE_FROM(mv)], victim = pos->board[XQ_MOVE_TO(mv)];

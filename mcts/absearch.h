@@ -71,6 +71,10 @@ void ab_set_see(AbSearch *s, bool on);
  * a losing capture that gives no check and loses more than 1.5 pawns per remaining ply. */
 void ab_set_see_prune(AbSearch *s, bool on);
 
+/* Continuation histories and the countermove (on by default): off, quiet moves are ordered,
+ * reduced and pruned by their own history alone. */
+void ab_set_cont_history(AbSearch *s, bool on);
+
 /* Forgets the table, killers and history: a new game. */
 void ab_clear(AbSearch *s);
 

@@ -163,6 +163,7 @@ Mcts *mcts_create(const Variant *v, const Evaluator *e, const SearchParams *p)
     if (m->ab) {
         ab_set_see(m->ab, p->see_order);
         ab_set_see_prune(m->ab, p->see_prune);
+        ab_set_cont_history(m->ab, p->cont_history);
     }
     if (!m->nodes || !m->remap || !m->check_points || !m->ab) {
         mcts_free(m);

@@ -65,6 +65,7 @@ static const ParamInfo PARAMS[] = {
     P_DBL(prior_see, 0, 10),
     P_BOOL(see_order),
     P_BOOL(see_prune),
+    P_BOOL(cont_history),
     P_DBL(progress_pull, 0, 1),
     P_CHOICE(search, SEARCH_NAMES),
     P_INT(ab_depth, 1, 24),
@@ -121,6 +122,7 @@ void params_default(SearchParams *p)
     p->prior_see = 0;
     p->see_order = 1;
     p->see_prune = 1;
+    p->cont_history = 1;
     /* Leaf values shrink towards a draw as the natural move limit nears, so a side that is
      * ahead prefers lines that capture or mate over shuffling (a saturated evaluation gives no
      * other reason to make progress). */

@@ -59,6 +59,8 @@ typedef struct SearchParams {
                                 * modules) */
     int see_prune;             /* ... and such captures skipped in the capture search and near the
                                 * horizon (ab_set_see_prune) */
+    int cont_history;          /* alpha-beta: continuation histories and the countermove in move
+                                * ordering, reductions and pruning (ab_set_cont_history) */
     double progress_pull;      /* leaf value x (1 - pull x share of the move limit used) */
     int search;                /* SearchKind */
     int ab_depth;              /* search = ab without a time budget: full-width depth per move */

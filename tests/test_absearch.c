@@ -337,22 +337,26 @@ static void ab_pruning_finds_mates(void **state)
 
 /* Continuation-history pruning: in an opening position searched to depth 10 with the selective
  * pruning on, quiet moves that failed after both previous moves are skipped near the horizon
- * (a few dozen: late-move pruning skips most late quiet moves first); with the pruning off none
- * is, and the best move is legal either way. */
+ * (a few dozen: late-move pruning skips most late quiet moves first); with the pruning off, or
+ * the continuation histories off (ab_set_cont_history), none is, and the best move is legal
+ * either way. */
 static void ab_history_pruning(void **state)
 {
     (void)state;
     Fixture *f = fixture("xiangqi");
-    for (int on = 1; on >= 0; on--) {
+    for (int run = 0; run < 3; run++) {
+        /* run 0: pruning and histories on; 1: pruning off; 2: continuation histories off */
+        bool on = run == 0;
         AbSearch *s = ab_create(f->v, f->e, 4 << 20);
-        ab_set_pruning(s, on);
+        ab_set_pruning(s, run != 1);
+        ab_set_cont_history(s, run != 2);
         pos_init_start(f->pos, f->v);
         Undo u[4];
         const char *moves[] = {"h2e2", "h9g7", "h0g2", "i9h9"};
         for (int i = 0; i < 4; i++)
             pos_do_move(f->pos, parse(f->pos, moves[i]), &u[i]);
         Move best;
-        ab_search(s, f->pos, on ? 10 : 6, 4, &best);
+        ab_search(s, f->pos, run == 1 ? 6 : 10, 4, &best);
         assert_true(pos_move_is_legal(f->pos, best));
         if (on)
             assert_true(ab_stats(s)->hist_skips > 0);
