@@ -117,6 +117,14 @@ static int take_lock(CliOutput *o)
             if (e == EWOULDBLOCK) {
                 Holder h;
                 read_holder(fd, &h);
+                /* The holder writes who it is right after it takes the lock: a refusal that
+                 * comes between the two waits a moment for the name (a holder that cannot
+                 * write it, on a full disk, is refused without it after 0.2 s). */
+                for (int wait = 0; wait < 20 && h.pid == 0; wait++) {
+                    struct timespec pause = {0, 10 * 1000 * 1000};
+                    nanosleep(&pause, NULL);
+                    read_holder(fd, &h);
+                }
                 close(fd);
                 if (holder_dying(&h) && dying_waits++ < 100) {
                     struct timespec pause = {0, 50 * 1000 * 1000};
