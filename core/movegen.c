@@ -201,16 +201,11 @@ bool pos_gives_check(Position *pos, Move mv)
     const Variant *v = pos->v;
     Side them = XQ_OTHER(pos->side);
     Point k = pos->royal[them];
-    if (!v->modules && k != XQ_NO_POINT) {
-        /* The royal piece stands safe now: only a move through one of its danger points or
-         * the moved piece itself, from its destination, can attack it. */
-        Point from = XQ_MOVE_FROM(mv), to = XQ_MOVE_TO(mv);
-        int kind = XQ_PIECE_KIND(pos->board[from]);
-        if (kind >= 0 && !pointset_has(&v->danger[them][k], from) &&
-            !pointset_has(&v->danger[them][k], to) &&
-            !pointset_has(&v->capture_reach[kind][pos->side][to], k))
-            return false;
-    }
+    /* The royal piece stands safe now (variant_move_may_check). */
+    if (!v->modules && k != XQ_NO_POINT &&
+        !variant_move_may_check(v, pos->side, XQ_PIECE_KIND(pos->board[XQ_MOVE_FROM(mv)]),
+                                XQ_MOVE_FROM(mv), XQ_MOVE_TO(mv), k))
+        return false;
     return royal_attacked_after(pos, mv, them);
 }
 

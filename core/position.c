@@ -154,16 +154,9 @@ static inline void finish_ply(Position *pos, Side us, bool capture)
  * destination, can attack it. */
 static inline bool may_check(const Position *pos, Side them, Point from, Point to)
 {
-    const Variant *v = pos->v;
     Point k = pos->royal[them];
-    if (k == XQ_NO_POINT)
-        return false;
-    const PointSet *danger = &v->danger[them][k];
-    if (pointset_has(danger, from) || pointset_has(danger, to))
-        return true;
-    Piece pc = pos->board[to];
-    int kind = XQ_PIECE_KIND(pc);
-    return kind < 0 || pointset_has(&v->capture_reach[kind][XQ_PIECE_SIDE(pc)][to], k);
+    return k != XQ_NO_POINT && variant_move_may_check(pos->v, XQ_OTHER(them),
+                                                      XQ_PIECE_KIND(pos->board[to]), from, to, k);
 }
 
 static inline void restore_counters(Position *pos, const Undo *u)

@@ -299,4 +299,16 @@ static inline bool variant_in_zone(const Variant *v, int zone, Side side, Point 
     return zone < 0 || pointset_has(&v->zones[zone].points[side], p);
 }
 
+/* Whether a plain move from -> to by a piece of `kind` (-1: none known) of side `mover` may
+ * attack the royal piece of the other side on k, which stood safe before it: only a move through
+ * one of k's danger points (opening or closing a line, unblocking a leap) or the moved piece
+ * itself, from its destination, can. Exact as a filter: false means no attack. */
+static inline bool variant_move_may_check(const Variant *v, Side mover, int kind, Point from,
+                                          Point to, Point k)
+{
+    const PointSet *danger = &v->danger[XQ_OTHER(mover)][k];
+    return kind < 0 || pointset_has(danger, from) || pointset_has(danger, to) ||
+           pointset_has(&v->capture_reach[kind][mover][to], k);
+}
+
 #endif

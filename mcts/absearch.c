@@ -368,6 +368,15 @@ enum {
     KEY_LOSING = -(1 << 20), /* below every history value (int16_t) */
 };
 
+/* The quiet move's ordering statistic: its history and continuation histories. */
+static inline int quiet_stat(AbSearch *s, const Position *pos, Move mv, const int16_t *c1,
+                             const int16_t *c2)
+{
+    int ci = cont_index(s, pos, mv);
+    return s->history[pos->board[XQ_MOVE_FROM(mv)]][XQ_MOVE_TO(mv)] +
+           (ci >= 0 && c1 ? c1[ci] : 0) + (ci >= 0 && c2 ? c2[ci] : 0);
+}
+
 static void order_moves(AbSearch *s, const Position *pos, int ply, Move tt_move)
 {
     const MoveList *list = &s->lists[ply];
@@ -398,11 +407,8 @@ static void order_moves(AbSearch *s, const Position *pos, int ply, Move tt_move)
             key[i] = KEY_KILLER;
         else if (mv == counter)
             key[i] = KEY_KILLER - 1;
-        else {
-            int ci = cont_index(s, pos, mv);
-            key[i] = s->history[pc][XQ_MOVE_TO(mv)] + (ci >= 0 && c1 ? c1[ci] : 0) +
-                     (ci >= 0 && c2 ? c2[ci] : 0);
-        }
+        else
+            key[i] = quiet_stat(s, pos, mv, c1, c2);
     }
 }
 
@@ -462,14 +468,6 @@ static void update_history(AbSearch *s, const Position *pos, Move mv, int bonus,
         history_add(&c2[ci], bonus);
 }
 
-/* The quiet move's ordering statistic: its history and continuation histories. */
-static inline int quiet_stat(AbSearch *s, const Position *pos, Move mv, const int16_t *c1,
-                             const int16_t *c2)
-{
-    int ci = cont_index(s, pos, mv);
-    return s->history[pos->board[XQ_MOVE_FROM(mv)]][XQ_MOVE_TO(mv)] +
-           (ci >= 0 && c1 ? c1[ci] : 0) + (ci >= 0 && c2 ? c2[ci] : 0);
-}
 
 static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int ply, bool pv);
 
