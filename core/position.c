@@ -148,10 +148,8 @@ static inline void finish_ply(Position *pos, Side us, bool capture)
     finish_ply_check(pos, us, capture, true);
 }
 
-/* Whether the plain move from -> to, played, may have attacked the royal piece of `them`: it
- * stood safe before (the side that moved left it so), so only a move through one of its danger
- * points (opening or closing a line, unblocking a leap) or the moved piece itself, from its
- * destination, can attack it. */
+/* Whether the plain move from -> to, played, may have attacked the royal piece of `them`, which
+ * the side that moved left safe (variant_move_may_check). */
 static inline bool may_check(const Position *pos, Side them, Point from, Point to)
 {
     Point k = pos->royal[them];

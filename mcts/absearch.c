@@ -468,9 +468,7 @@ static void update_history(AbSearch *s, const Position *pos, Move mv, int bonus,
         history_add(&c2[ci], bonus);
 }
 
-
 static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int ply, bool pv);
-
 
 /* True if the side to move has a piece besides its royal pieces and pawns-like pieces of the
  * lowest value (zugzwang, where passing would help, is then unlikely). */
