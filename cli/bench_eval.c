@@ -110,7 +110,7 @@ static int bench_one(const char *name, const char *weights, long ngames, long pl
     if (!v)
         return EXIT_FAILURE_RUN;
     WeightsChoice choice;
-    Evaluator *e = cli_weights_load("bench eval", v, weights, &choice);
+    Evaluator *e = cli_weights_load("bench eval", v, weights, WEIGHTS_FOR_DEFAULT, &choice);
     Game *games = calloc((size_t)ngames, sizeof *games);
     Position *pos = malloc(sizeof *pos);
     double *ns = calloc((size_t)repeat, sizeof *ns);

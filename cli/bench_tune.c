@@ -62,7 +62,7 @@ int bench_tune(int argc, char **argv)
     if (!v)
         return cli_report("bench tune", &err);
     WeightsChoice wchoice;
-    Evaluator *e = cli_weights_load("bench tune", v, NULL, &wchoice);
+    Evaluator *e = cli_weights_load("bench tune", v, NULL, WEIGHTS_FOR_DEFAULT, &wchoice);
     if (!e) {
         variant_free(v);
         return EXIT_FAILURE_RUN;

@@ -291,7 +291,7 @@ int cmd_analyse(int argc, char **argv)
         goto cleanup;
     }
     WeightsChoice wchoice;
-    e = cli_weights_load(CMD, v, o.weights, &wchoice);
+    e = cli_weights_load(CMD, v, o.weights, cli_weights_use(&params), &wchoice);
     if (!e) {
         rc = EXIT_FAILURE_RUN;
         goto cleanup;

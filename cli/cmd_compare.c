@@ -627,7 +627,7 @@ static int play_both(CompareSide *a, CompareSide *b, const char *path_a, const c
                          "in comments): both sides would play the same games", path_a, path_b);
     }
     WeightsChoice choice;
-    Evaluator *ea = cli_weights_load("compare", va, po->weights, &choice);
+    Evaluator *ea = cli_weights_load("compare", va, po->weights, cli_weights_use(&params), &choice);
     variant_free(va);
     if (!ea)
         return EXIT_FAILURE_RUN;

@@ -298,7 +298,7 @@ int cmd_ladder(int argc, char **argv)
         }
     }
     WeightsChoice wchoice;
-    e = cli_weights_load("ladder", v, weights, &wchoice);
+    e = cli_weights_load("ladder", v, weights, cli_weights_use(&params), &wchoice);
     if (!e || !(weights_text = cli_weights_text("ladder", &wchoice))) {
         status = EXIT_FAILURE_RUN;
         goto cleanup;

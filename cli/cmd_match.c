@@ -208,12 +208,13 @@ int cmd_match(int argc, char **argv)
         cli_output_release(&pgn);
         return EXIT_FAILURE_RUN;
     }
-    WeightsChoice wchoice;
-    if ((status = cli_weights_nearest("match", v, &wchoice)) != EXIT_OK)
+    /* A player without weights=FILE plays with the nearest shipped file for its search. */
+    WeightsChoice wchoice[2];
+    if ((status = cli_weights_nearest("match", v, cli_weights_use(&sa.params), &wchoice[0])) != EXIT_OK ||
+        (status = cli_weights_nearest("match", v, cli_weights_use(&sb.params), &wchoice[1])) != EXIT_OK)
         goto cleanup;
-    const char *default_weights = wchoice.path[0] ? wchoice.path : NULL;
-    if (player_shared_init(&pa, &sa, v, default_weights, &err) < 0 ||
-        player_shared_init(&pb, &sb, v, default_weights, &err) < 0) {
+    if (player_shared_init(&pa, &sa, v, wchoice[0].path[0] ? wchoice[0].path : NULL, &err) < 0 ||
+        player_shared_init(&pb, &sb, v, wchoice[1].path[0] ? wchoice[1].path : NULL, &err) < 0) {
         status = cli_report("match", &err);
         goto cleanup;
     }
@@ -228,7 +229,7 @@ int cmd_match(int argc, char **argv)
             weights_fit(players[k]->eval, given.path, &given.fit, &ferr);
             weights_describe(&given, players[k]->eval, wline[k], sizeof wline[k]);
         } else {
-            weights_describe(&wchoice, players[k]->eval, wline[k], sizeof wline[k]);
+            weights_describe(&wchoice[k], players[k]->eval, wline[k], sizeof wline[k]);
         }
     }
     if (openings && book_load(&book, v, openings, &err) < 0) {

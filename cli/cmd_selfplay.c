@@ -334,7 +334,7 @@ int cmd_selfplay(int argc, char **argv)
         }
     }
     WeightsChoice wchoice;
-    e = cli_weights_load("selfplay", v, weights, &wchoice);
+    e = cli_weights_load("selfplay", v, weights, cli_weights_use(&params), &wchoice);
     if (!e || !(weights_text = cli_weights_text("selfplay", &wchoice))) {
         status = EXIT_FAILURE_RUN;
         goto cleanup;

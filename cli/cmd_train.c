@@ -284,17 +284,27 @@ static int write_text_atomic(const char *path, const char *text)
     return EXIT_OK;
 }
 
+/* The search settings of the command line: the preset, its changes and --playouts. Returns
+ * EXIT_OK, or a status after an error message. */
+static int search_params(const TrainArgs *a, SearchParams *p)
+{
+    params_default(p);
+    int status;
+    if ((status = cli_load_preset(CMD, a->preset ? a->preset : "quick", p)) != EXIT_OK ||
+        (status = cli_apply_sets(CMD, a->sets, a->nsets, p)) != EXIT_OK)
+        return status;
+    if (a->playouts > 0)
+        p->playouts = (int)a->playouts;
+    return EXIT_OK;
+}
+
 /* The search settings of the command line as search.ini text (NULL after an error message). */
 static char *search_text(const TrainArgs *a, int *status)
 {
     SearchParams p;
-    params_default(&p);
     const char *preset = a->preset ? a->preset : "quick";
-    if ((*status = cli_load_preset(CMD, preset, &p)) != EXIT_OK ||
-        (*status = cli_apply_sets(CMD, a->sets, a->nsets, &p)) != EXIT_OK)
+    if ((*status = search_params(a, &p)) != EXIT_OK)
         return NULL;
-    if (a->playouts > 0)
-        p.playouts = (int)a->playouts;
     char params[8192];
     params_write(&p, params, sizeof params);
     char *text = malloc(strlen(params) + 512);
@@ -341,12 +351,16 @@ static int gate_set_text(const TrainArgs *a, char *out, size_t size)
     return check_text("--gate-set", out, size);
 }
 
-/* The starting weights for v as the text of gen0/weights.ini (malloc'd; NULL after a message). */
-static char *start_text(const Variant *v, const char *start)
+/* The starting weights for v as the text of gen0/weights.ini (malloc'd; NULL after a message):
+ * "nearest" is the nearest shipped file for the run's self-play player. */
+static char *start_text(const TrainArgs *a, const Variant *v, const char *start)
 {
     const char *arg = !strcmp(start, "nearest") ? NULL : start;
+    SearchParams p;
+    if (search_params(a, &p) != EXIT_OK)
+        return NULL;
     WeightsChoice choice;
-    Evaluator *e = cli_weights_load(CMD, v, arg, &choice);
+    Evaluator *e = cli_weights_load(CMD, v, arg, cli_weights_use(&p), &choice);
     if (!e)
         return NULL;
     char line[1200];
@@ -448,7 +462,7 @@ static int derive(TrainArgs *a, Derived *d, const char *run_variant)
             return EXIT_USAGE;
         if (!d->v)
             return cli_error(EXIT_USAGE, CMD, "needs -v VARIANT to start a run");
-        if (!(d->start_text = start_text(d->v, start)))
+        if (!(d->start_text = start_text(a, d->v, start)))
             return EXIT_FAILURE_RUN;
         snprintf(a->want.start, sizeof a->want.start, "%s", start);
         train_sha(d->start_text, a->want.start_sha);

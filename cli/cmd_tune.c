@@ -454,7 +454,7 @@ int cmd_tune(int argc, char **argv)
     }
     char outbuf[1024], valbuf[1024];
     WeightsChoice wchoice;
-    e = cli_weights_load("tune", v, start, &wchoice);
+    e = cli_weights_load("tune", v, start, WEIGHTS_FOR_DEFAULT, &wchoice);
     if (!e) {
         status = EXIT_FAILURE_RUN;
         goto cleanup;

@@ -88,7 +88,7 @@ static int show_weights(const char *variant_arg, const char *with)
     if (!v)
         return EXIT_FAILURE_RUN;
     WeightsChoice choice;
-    Evaluator *e = cli_weights_load("variants", v, with, &choice);
+    Evaluator *e = cli_weights_load("variants", v, with, WEIGHTS_FOR_DEFAULT, &choice);
     if (!e) {
         variant_free(v);
         return EXIT_FAILURE_RUN;

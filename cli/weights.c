@@ -8,23 +8,24 @@
 #include "common.h"
 #include "ini.h"
 
-int cli_weights_nearest(const char *cmd, const Variant *v, WeightsChoice *choice)
+int cli_weights_nearest(const char *cmd, const Variant *v, WeightsUse use, WeightsChoice *choice)
 {
     XqError err;
     char wdir[WEIGHTS_PATH_MAX], vdir[WEIGHTS_PATH_MAX];
     snprintf(wdir, sizeof wdir, "%s/weights", cli_config_dir());
     snprintf(vdir, sizeof vdir, "%s/variants", cli_config_dir());
-    if (weights_choose(v, wdir, vdir, choice, &err) != 0)
+    if (weights_choose(v, wdir, vdir, use, choice, &err) != 0)
         return cli_report(cmd, &err);
     return EXIT_OK;
 }
 
-Evaluator *cli_weights_load(const char *cmd, const Variant *v, const char *arg, WeightsChoice *choice)
+Evaluator *cli_weights_load(const char *cmd, const Variant *v, const char *arg, WeightsUse use,
+                            WeightsChoice *choice)
 {
     XqError err;
     memset(choice, 0, sizeof *choice);
     if (!arg) {
-        if (cli_weights_nearest(cmd, v, choice) != EXIT_OK)
+        if (cli_weights_nearest(cmd, v, use, choice) != EXIT_OK)
             return NULL;
     } else if (!strcmp(arg, "none")) {
         choice->how = WEIGHTS_OFF;

@@ -227,8 +227,8 @@ static void sync_trees(Session *s)
 /* ---- creation and settings ------------------------------------------------------------------ */
 
 /* The evaluator for rule set v: the user's weights file, "none" (every weight at its default),
- * or without one the nearest shipped weights file (eval/weights_choice.h), as the other
- * commands choose it. *describe gets the choice in one line. */
+ * or without one the nearest shipped weights file for the search in force (eval/weights_choice.h),
+ * as the other commands choose it. *describe gets the choice in one line. */
 static int load_evaluator(Session *s, const Variant *v, const char *weights_arg, Evaluator **out,
                           char *describe, size_t describe_size, char *err)
 {
@@ -239,7 +239,8 @@ static int load_evaluator(Session *s, const Variant *v, const char *weights_arg,
         char wdir[1100], vdir[1100];
         snprintf(wdir, sizeof wdir, "%s/weights", s->config_dir);
         snprintf(vdir, sizeof vdir, "%s/variants", s->config_dir);
-        if (weights_choose(v, wdir, vdir, &choice, &e) != 0) {
+        WeightsUse use = s->params.search == SEARCH_MCTS ? WEIGHTS_FOR_MCTS : WEIGHTS_FOR_DEFAULT;
+        if (weights_choose(v, wdir, vdir, use, &choice, &e) != 0) {
             char msg[SESSION_ERR_MAX];
             xq_error_format(&e, msg, sizeof msg);
             return fail(err, "weights: %s", msg);
@@ -422,9 +423,15 @@ const char *session_weights_line(const Session *s) { return s->weights_line; }
 int session_set_param(Session *s, const char *key, const char *value, char *err)
 {
     XqError e;
+    int search = s->params.search;
     if (params_set(&s->params, key, value, &e) != 0)
         return fail(err, "%s", e.message);
     s->dirty = true; /* the workers read a copy */
+    /* The nearest shipped weights depend on the search (a rule set may ship NAME-mcts.ini). */
+    if (s->params.search != search && !s->weights_arg[0] && session_set_weights(s, "", err) != 0) {
+        s->params.search = search;
+        return -1;
+    }
     return 0;
 }
 

@@ -177,8 +177,8 @@ static int compare_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int weights_choose(const Variant *v, const char *weights_dir, const char *variants_dir, WeightsChoice *out,
-                   XqError *err)
+int weights_choose(const Variant *v, const char *weights_dir, const char *variants_dir, WeightsUse use,
+                   WeightsChoice *out, XqError *err)
 {
     memset(out, 0, sizeof *out);
     out->how = WEIGHTS_NONE;
@@ -222,8 +222,9 @@ int weights_choose(const Variant *v, const char *weights_dir, const char *varian
     }
     qsort(names, (size_t)count, sizeof *names, compare_names);
     /* Best so far: most features named, then the rule set's own file, then the most similar
-     * shipped rule set; equal on all three, the earlier name stays. */
-    bool best_own = false;
+     * shipped rule set, then the file for this player; equal on all four, the earlier name
+     * stays. */
+    bool best_own = false, best_for_use = false;
     int best_similarity = -1;
     for (int i = 0; i < count && rc == 0; i++) {
         char path[WEIGHTS_PATH_MAX];
@@ -238,19 +239,30 @@ int weights_choose(const Variant *v, const char *weights_dir, const char *varian
         }
         if (!weights_fit_applies(&fit) || fit.named == 0)
             continue;
+        /* The rule set a file is for: its stem, less the MCTS player's suffix. */
         char stem[WEIGHTS_PATH_MAX];
-        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(names[i]) - 4), names[i]);
+        size_t stem_len = strlen(names[i]) - 4, suffix_len = strlen(WEIGHTS_MCTS_SUFFIX);
+        bool mcts_file = stem_len > suffix_len &&
+                         !memcmp(names[i] + stem_len - suffix_len, WEIGHTS_MCTS_SUFFIX, suffix_len);
+        if (mcts_file)
+            stem_len -= suffix_len;
+        snprintf(stem, sizeof stem, "%.*s", (int)stem_len, names[i]);
         bool own = !strcmp(stem, v->name);
+        bool for_use = mcts_file == (use == WEIGHTS_FOR_MCTS);
         int similarity = rule_set_similarity(v, variants_dir, stem);
-        bool better = out->how == WEIGHTS_NONE || fit.named > out->fit.named ||
-                      (fit.named == out->fit.named &&
-                       (own > best_own || (own == best_own && similarity > best_similarity)));
+        bool better =
+            out->how == WEIGHTS_NONE || fit.named > out->fit.named ||
+            (fit.named == out->fit.named &&
+             (own > best_own ||
+              (own == best_own && (similarity > best_similarity ||
+                                   (similarity == best_similarity && for_use > best_for_use)))));
         if (better) {
             out->how = WEIGHTS_NEAREST;
             out->fit = fit;
             snprintf(out->path, sizeof out->path, "%s", path);
             best_own = own;
             best_similarity = similarity;
+            best_for_use = for_use;
         }
     }
     for (int i = 0; i < count; i++)
@@ -271,8 +283,13 @@ void weights_describe(const WeightsChoice *c, const Evaluator *e, char *buf, siz
                  : c->candidates ? "no shipped weights file applies to this rule set" : "no shipped weights files", nf);
         return;
     }
+    size_t len = strlen(c->path), tail = strlen(WEIGHTS_MCTS_SUFFIX ".ini");
+    bool mcts_file = len > tail && !strcmp(c->path + len - tail, WEIGHTS_MCTS_SUFFIX ".ini");
     size_t used = (size_t)snprintf(buf, size, "%s (%s: names %d of the %d features", c->path,
-                                   c->how == WEIGHTS_GIVEN ? "given" : "nearest shipped weights", c->fit.matched, nf);
+                                   c->how == WEIGHTS_GIVEN ? "given"
+                                   : mcts_file             ? "nearest shipped weights for the MCTS player"
+                                                           : "nearest shipped weights",
+                                   c->fit.matched, nf);
     if (used >= size)
         return;
     if (c->fit.matched == nf) {

@@ -46,13 +46,26 @@ typedef struct WeightsChoice {
     int candidates;                  /* shipped files looked at (WEIGHTS_NEAREST / NONE) */
 } WeightsChoice;
 
+/* Which player the weights are for. Weights that suit one search can hurt another (a linear
+ * model fitted to deep alpha-beta values may mislead the shallow MCTS leaf search), so a rule set
+ * may ship a second file for the MCTS player, NAME-mcts.ini beside NAME.ini. */
+typedef enum {
+    WEIGHTS_FOR_DEFAULT, /* alpha-beta, and the commands that do not search: NAME.ini first */
+    WEIGHTS_FOR_MCTS     /* the MCTS player (search = mcts): NAME-mcts.ini first */
+} WeightsUse;
+
+/* The suffix of the stem of a weights file for the MCTS player. */
+#define WEIGHTS_MCTS_SUFFIX "-mcts"
+
 /* The nearest weights file in weights_dir (its *.ini files) for rule set v: of the files that
- * apply, the one naming the most of v's features; ties go to the file named after v, then to
- * the file of the shipped rule set (variants_dir/NAME.ini, may be NULL) that has the most lines
- * in common with v's text, then to the first name in byte order. No file applies (or the folder
- * is missing): WEIGHTS_NONE. A file that cannot be read or parsed is an error (-1, *err). */
-int weights_choose(const Variant *v, const char *weights_dir, const char *variants_dir, WeightsChoice *out,
-                   XqError *err);
+ * apply, the one naming the most of v's features; ties go to the file named after v (NAME.ini or
+ * NAME-mcts.ini), then to the file of the shipped rule set (variants_dir/NAME.ini, may be NULL)
+ * that has the most lines in common with v's text, then to the file for `use` (a -mcts file for
+ * WEIGHTS_FOR_MCTS, any other for WEIGHTS_FOR_DEFAULT), then to the first name in byte order. No
+ * file applies (or the folder is missing): WEIGHTS_NONE. A file that cannot be read or parsed is
+ * an error (-1, *err). */
+int weights_choose(const Variant *v, const char *weights_dir, const char *variants_dir, WeightsUse use,
+                   WeightsChoice *out, XqError *err);
 
 /* The weights an evaluator of the rule set of `bare` has with the weights file text `text` ("" or
  * NULL: none): each feature's default (eval_weight(bare, i)) unless the text's [weights] section

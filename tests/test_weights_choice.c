@@ -123,8 +123,8 @@ static void renamed_copy_gets_xiangqi_weights(void **state)
     assert_string_equal("xiangqi-stalemate-draw", copy->name);
     WeightsChoice a, b;
     XqError err;
-    assert_int_equal(0, weights_choose(xq, WEIGHTS_DIR, VARIANTS_DIR, &a, &err));
-    assert_int_equal(0, weights_choose(copy, WEIGHTS_DIR, VARIANTS_DIR, &b, &err));
+    assert_int_equal(0, weights_choose(xq, WEIGHTS_DIR, VARIANTS_DIR, WEIGHTS_FOR_DEFAULT, &a, &err));
+    assert_int_equal(0, weights_choose(copy, WEIGHTS_DIR, VARIANTS_DIR, WEIGHTS_FOR_DEFAULT, &b, &err));
     assert_int_equal(WEIGHTS_NEAREST, a.how);
     assert_int_equal(WEIGHTS_NEAREST, b.how);
     assert_string_equal(WEIGHTS_DIR "/xiangqi.ini", a.path);
@@ -159,7 +159,7 @@ static void new_piece_starts_from_nearest_plus_piece_value(void **state)
     WeightsChoice c;
     XqError err;
     const char *dir = xiangqi_only_weights();
-    assert_int_equal(0, weights_choose(sn, dir, VARIANTS_DIR, &c, &err));
+    assert_int_equal(0, weights_choose(sn, dir, VARIANTS_DIR, WEIGHTS_FOR_DEFAULT, &c, &err));
     assert_int_equal(WEIGHTS_NEAREST, c.how);
     char want_path[1024];
     snprintf(want_path, sizeof want_path, "%s/xiangqi.ini", dir);
@@ -202,7 +202,7 @@ static void no_file_applies(void **state)
     Variant *bq = test_load_variant("banqi");
     WeightsChoice c;
     XqError err;
-    assert_int_equal(0, weights_choose(bq, xiangqi_only_weights(), VARIANTS_DIR, &c, &err));
+    assert_int_equal(0, weights_choose(bq, xiangqi_only_weights(), VARIANTS_DIR, WEIGHTS_FOR_DEFAULT, &c, &err));
     assert_int_equal(WEIGHTS_NONE, c.how);
     assert_string_equal("", c.path);
     Evaluator *bare = evaluator_with(bq, NULL);
@@ -220,7 +220,7 @@ static void no_file_applies(void **state)
     variant_free(bq);
     /* A folder that does not exist: no file, not an error. */
     Variant *xq = test_load_variant("xiangqi");
-    assert_int_equal(0, weights_choose(xq, "/nonexistent/weights", NULL, &c, &err));
+    assert_int_equal(0, weights_choose(xq, "/nonexistent/weights", NULL, WEIGHTS_FOR_DEFAULT, &c, &err));
     assert_int_equal(WEIGHTS_NONE, c.how);
     assert_int_equal(0, c.candidates);
     variant_free(xq);
@@ -251,14 +251,14 @@ static void ranking_and_errors(void **state)
     write_file(dir, "notes.txt", "not a weights file\n");
     WeightsChoice c;
     XqError err;
-    assert_int_equal(0, weights_choose(xq, dir, NULL, &c, &err));
+    assert_int_equal(0, weights_choose(xq, dir, NULL, WEIGHTS_FOR_DEFAULT, &c, &err));
     assert_int_equal(WEIGHTS_NEAREST, c.how);
     assert_non_null(strstr(c.path, "/aaa.ini"));
     assert_int_equal(2, c.fit.named);
     assert_int_equal(3, c.candidates);
     /* A tie on features named: the file named after the rule set. */
     write_file(dir, "xiangqi.ini", "[weights]\nmaterial.chariot = 7\nmaterial.cannon = 4\n");
-    assert_int_equal(0, weights_choose(xq, dir, NULL, &c, &err));
+    assert_int_equal(0, weights_choose(xq, dir, NULL, WEIGHTS_FOR_DEFAULT, &c, &err));
     assert_non_null(strstr(c.path, "/xiangqi.ini"));
     /* A duplicate name counts once (eval_create refuses it when the file is loaded). */
     Evaluator *bare = evaluator_with(xq, NULL);
@@ -272,7 +272,7 @@ static void ranking_and_errors(void **state)
     unlink(path);
     /* Damaged: another section. */
     write_file(dir, "bad.ini", "[weights]\nmaterial.horse = 4\n[other]\nx = 1\n");
-    assert_int_equal(-1, weights_choose(xq, dir, NULL, &c, &err));
+    assert_int_equal(-1, weights_choose(xq, dir, NULL, WEIGHTS_FOR_DEFAULT, &c, &err));
     assert_non_null(strstr(err.file, "bad.ini"));
     assert_int_equal(4, err.line); /* the first key of [other] */
     assert_non_null(strstr(err.message, "unknown section [other]"));
@@ -282,6 +282,59 @@ static void ranking_and_errors(void **state)
         unlink(path);
     }
     rmdir(dir);
+    eval_free(bare);
+    variant_free(xq);
+}
+
+static void remove_file(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(0, unlink(path));
+}
+
+/* A file for the MCTS player (NAME-mcts.ini): the MCTS player takes it over NAME.ini when the two
+ * name as many features, every other player takes NAME.ini; naming more features still wins
+ * first, and a rule set's only file serves every player. */
+static void mcts_player_prefers_its_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/xq-weights-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    Variant *xq = test_load_variant("xiangqi");
+    Evaluator *bare = evaluator_with(xq, NULL);
+    WeightsChoice c;
+    XqError err;
+    char line[2048];
+    /* Only the MCTS file: it is the rule set's own, for every player. */
+    write_file(dir, "xiangqi-mcts.ini", "[weights]\nmaterial.chariot = 7\nmaterial.horse = 4\n");
+    assert_int_equal(0, weights_choose(xq, dir, NULL, WEIGHTS_FOR_DEFAULT, &c, &err));
+    assert_non_null(strstr(c.path, "/xiangqi-mcts.ini"));
+    /* Both, naming the same features, beside another rule set's file naming as many. */
+    write_file(dir, "aaa.ini", "[weights]\nmaterial.chariot = 8\nmaterial.horse = 3\n");
+    write_file(dir, "xiangqi.ini", "[weights]\nmaterial.chariot = 9\nmaterial.horse = 5\n");
+    assert_int_equal(0, weights_choose(xq, dir, NULL, WEIGHTS_FOR_DEFAULT, &c, &err));
+    assert_non_null(strstr(c.path, "/xiangqi.ini"));
+    weights_describe(&c, bare, line, sizeof line);
+    assert_non_null(strstr(line, "(nearest shipped weights: names 2 of"));
+    assert_int_equal(0, weights_choose(xq, dir, NULL, WEIGHTS_FOR_MCTS, &c, &err));
+    assert_non_null(strstr(c.path, "/xiangqi-mcts.ini"));
+    weights_describe(&c, bare, line, sizeof line);
+    assert_non_null(strstr(line, "(nearest shipped weights for the MCTS player: names 2 of"));
+    /* Naming more features comes first, for the MCTS player too. */
+    write_file(dir, "xiangqi.ini", "[weights]\nmaterial.chariot = 9\nmaterial.horse = 5\nmaterial.cannon = 4\n");
+    assert_int_equal(0, weights_choose(xq, dir, NULL, WEIGHTS_FOR_MCTS, &c, &err));
+    assert_non_null(strstr(c.path, "/xiangqi.ini"));
+    /* Another rule set's MCTS file is not the rule set's own: the own plain file wins a tie. */
+    remove_file(dir, "aaa.ini");
+    remove_file(dir, "xiangqi-mcts.ini");
+    write_file(dir, "xiangqi.ini", "[weights]\nmaterial.chariot = 9\n");
+    write_file(dir, "aaa-mcts.ini", "[weights]\nmaterial.horse = 3\n");
+    assert_int_equal(0, weights_choose(xq, dir, NULL, WEIGHTS_FOR_MCTS, &c, &err));
+    assert_non_null(strstr(c.path, "/xiangqi.ini"));
+    remove_file(dir, "xiangqi.ini");
+    remove_file(dir, "aaa-mcts.ini");
+    assert_int_equal(0, rmdir(dir));
     eval_free(bare);
     variant_free(xq);
 }
@@ -304,7 +357,7 @@ static void every_rule_set_finds_its_own_file(void **state)
         Variant *v = test_load_variant(name);
         WeightsChoice c;
         XqError err;
-        assert_int_equal(0, weights_choose(v, WEIGHTS_DIR, VARIANTS_DIR, &c, &err));
+        assert_int_equal(0, weights_choose(v, WEIGHTS_DIR, VARIANTS_DIR, WEIGHTS_FOR_DEFAULT, &c, &err));
         char want[1024];
         snprintf(want, sizeof want, "%s/%s.ini", WEIGHTS_DIR, name);
         if (c.how != WEIGHTS_NEAREST || strcmp(c.path, want) != 0)
@@ -330,7 +383,7 @@ static void jieqi_ships_piece_values(void **state)
     Variant *v = test_load_variant("jieqi");
     WeightsChoice c;
     XqError err;
-    assert_int_equal(0, weights_choose(v, WEIGHTS_DIR, VARIANTS_DIR, &c, &err));
+    assert_int_equal(0, weights_choose(v, WEIGHTS_DIR, VARIANTS_DIR, WEIGHTS_FOR_DEFAULT, &c, &err));
     Evaluator *e = evaluator_with(v, c.path), *bare = evaluator_with(v, NULL);
     Evaluator *mcts = evaluator_with(v, WEIGHTS_DIR "/jieqi-mcts.ini");
     int differ = 0;
@@ -341,6 +394,9 @@ static void jieqi_ships_piece_values(void **state)
         differ += eval_weight(mcts, i) != eval_weight(bare, i);
     }
     assert_true(differ > 100);
+    /* The MCTS player's nearest shipped file is the learned one. */
+    assert_int_equal(0, weights_choose(v, WEIGHTS_DIR, VARIANTS_DIR, WEIGHTS_FOR_MCTS, &c, &err));
+    assert_string_equal(WEIGHTS_DIR "/jieqi-mcts.ini", c.path);
     eval_free(mcts);
     eval_free(bare);
     eval_free(e);
@@ -354,6 +410,7 @@ int main(void)
         cmocka_unit_test(new_piece_starts_from_nearest_plus_piece_value),
         cmocka_unit_test(no_file_applies),
         cmocka_unit_test(ranking_and_errors),
+        cmocka_unit_test(mcts_player_prefers_its_file),
         cmocka_unit_test(every_rule_set_finds_its_own_file),
         cmocka_unit_test(jieqi_ships_piece_values),
     };

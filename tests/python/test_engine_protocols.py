@@ -451,6 +451,38 @@ def test_uci_variants_and_files():
     e.close()
 
 
+def test_uci_weights_follow_the_search():
+    """Without WeightsFile the engine plays with the nearest shipped weights for its search: in
+    sniper NAME.ini for alpha-beta and NAME-mcts.ini for MCTS, switched by the search option; a
+    WeightsFile stays whatever the search."""
+    e, _ = uci_engine()
+    e.send("setoption name UCI_Variant value sniper")
+
+    def weights():
+        e.send("d")
+        lines = e.expect("^info string status ")
+        got = [l for l in lines if l.startswith("info string weights ")]
+        check(len(got) == 1, "no weights line: %r" % lines)
+        return got[0]
+
+    check("/configs/weights/sniper.ini (nearest shipped weights:" in weights(), "alpha-beta: not sniper.ini")
+    e.send("setoption name search value mcts")
+    check("/configs/weights/sniper-mcts.ini (nearest shipped weights for the MCTS player:" in weights(),
+          "MCTS: not sniper-mcts.ini")
+    e.send("position startpos")
+    e.send("go nodes 100")
+    check(bestmove(e.expect("^bestmove ")) != "(none)", "no MCTS move with sniper-mcts.ini")
+    e.send("setoption name search value ab")
+    check("/configs/weights/sniper.ini (nearest" in weights(), "back to alpha-beta: not sniper.ini")
+    given = os.path.join(SOURCE, "configs/weights/sniper-mcts.ini")
+    e.send("setoption name WeightsFile value " + given)
+    e.send("setoption name search value mcts")
+    e.send("setoption name search value ab")
+    check(given + " (given:" in weights(), "a WeightsFile changed with the search")
+    e.send("quit")
+    e.close()
+
+
 def test_uci_jieqi_hidden():
     """Jieqi: the FEN carries the pools, reveals name the piece turned up, the engine's own
     reveal comes undrawn (the GUI draws it), and an undrawn reveal as input is refused."""
@@ -646,7 +678,8 @@ TESTS = [test_uci_handshake, test_uci_go_nodes_and_info, test_uci_movetime,
          test_uci_clock_never_flags, test_uci_stop_infinite, test_uci_depth_and_threads,
          test_uci_mcts, test_uci_alpha_beta,
          test_uci_mate_and_mated, test_uci_bad_input, test_uci_ranks_from_one,
-         test_uci_variants_and_files, test_uci_jieqi_hidden, test_ucci, test_xboard]
+         test_uci_variants_and_files, test_uci_weights_follow_the_search, test_uci_jieqi_hidden, test_ucci,
+         test_xboard]
 
 
 def main():
