@@ -560,6 +560,13 @@ int bench_strength(int argc, char **argv)
         goto cleanup;
     }
     uint64_t pairs = (uint64_t)(a.games + 1) / 2;
+    /* Pair i plays opening i modulo the book: beyond one pass the openings come again, and two
+     * players that search a fixed number of positions replay the same games. */
+    if (pairs > (uint64_t)book.count)
+        fprintf(stderr, "xqlab bench strength: warning: %llu pairs from %d openings: openings repeat, and players "
+                "that search a fixed number of positions (ab_nodes, go nodes) replay the same games, which add no "
+                "information; for more games use a larger book (--openings; scripts/bench/make_openings.py "
+                "makes one)\n", (unsigned long long)pairs, book.count);
     char load[64];
     if (!a.json) {
         printf("bench strength: %s, %llu games (%llu pairs) per %s from %s, %ld at once\n", v->name,

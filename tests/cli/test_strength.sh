@@ -92,6 +92,14 @@ cp "$T/out" "$T/dies.json"
 check dies-counted "$T/dies.json" "j['result']['wdl'] == [2, 0, 0] and j['result']['engine']['lost_by']['died'] == 2 and j['result']['terminations'] == {'engine died': 2} and 'exit status 1' in j['result']['engine']['first_failure']"
 expect engine-dies-text 0 "engine lost 2 games by engine failures (died 2" -- --xqlab "$FAIRY" \
     --engine "sh $SRC/tests/data/fake_uci.sh crash2" --openings "$START_BOOK" --movetime 10 -n 2
+# More pairs than openings: a warning that the openings (and fixed-node games) repeat; none within
+# one pass of the book.
+expect repeated-openings 0 "warning: 2 pairs from 1 openings: openings repeat" -- --xqlab "$FAIRY" \
+    --engine "sh $SRC/tests/data/fake_uci.sh crash2" --openings "$START_BOOK" --movetime 10 -n 4
+if grep -q 'openings repeat' "$T/out"; then fail "repeated-openings: the warning went to stdout"; fi
+expect one-pass 0 "" -- --xqlab "$FAIRY" --engine "sh $SRC/tests/data/fake_uci.sh crash2" \
+    --openings "$START_BOOK" --movetime 10 -n 2
+if grep -q 'openings repeat' "$T/err"; then fail "one-pass: a warning within one pass of the book"; else echo "ok   one-pass-no-warning"; fi
 expect engine-hangs 0 "" -- --xqlab "$FAIRY" --engine "sh $SRC/tests/data/fake_uci.sh hang" \
     --openings "$START_BOOK" --movetime 10 --grace 1000 -n 2 --json
 cp "$T/out" "$T/hang.json"
