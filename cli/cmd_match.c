@@ -208,10 +208,13 @@ int cmd_match(int argc, char **argv)
         cli_output_release(&pgn);
         return EXIT_FAILURE_RUN;
     }
-    /* A player without weights=FILE plays with the nearest shipped file for its search. */
+    /* A player without weights=FILE plays with the nearest shipped file for its search (random and
+     * greedy players, which do not search, with the plain file's piece values). */
     WeightsChoice wchoice[2];
-    if ((status = cli_weights_nearest("match", v, cli_weights_use(&sa.params), &wchoice[0])) != EXIT_OK ||
-        (status = cli_weights_nearest("match", v, cli_weights_use(&sb.params), &wchoice[1])) != EXIT_OK)
+    WeightsUse use_a = sa.kind == PLAYER_MCTS ? cli_weights_use(&sa.params) : WEIGHTS_FOR_DEFAULT;
+    WeightsUse use_b = sb.kind == PLAYER_MCTS ? cli_weights_use(&sb.params) : WEIGHTS_FOR_DEFAULT;
+    if ((status = cli_weights_nearest("match", v, use_a, &wchoice[0])) != EXIT_OK ||
+        (status = cli_weights_nearest("match", v, use_b, &wchoice[1])) != EXIT_OK)
         goto cleanup;
     if (player_shared_init(&pa, &sa, v, wchoice[0].path[0] ? wchoice[0].path : NULL, &err) < 0 ||
         player_shared_init(&pb, &sb, v, wchoice[1].path[0] ? wchoice[1].path : NULL, &err) < 0) {

@@ -37,4 +37,14 @@ for f in "$src"/configs/variants/*.ini; do
     done
 done
 [ $n -eq 11 ] || fail "$n rule sets, expected 11"
+# match chooses for each player: an MCTS player sniper-mcts.ini, an alpha-beta player and a greedy
+# one (no search) sniper.ini.
+out=$("$XQLAB" match -v sniper --a greedy --b mcts:playouts=2 -n 2 --quiet 2>&1)
+printf '%s\n' "$out" | grep -q '^weights A: .*/configs/weights/sniper.ini (nearest' &&
+    printf '%s\n' "$out" | grep -q '^weights B: .*/configs/weights/sniper-mcts.ini (nearest shipped weights for the MCTS player' &&
+    ok "match: greedy sniper.ini, mcts sniper-mcts.ini" || fail "match greedy/mcts: $out"
+out=$("$XQLAB" match -v sniper --a mcts:search=ab,ab_depth=1 --b mcts:playouts=2 -n 2 --quiet 2>&1)
+printf '%s\n' "$out" | grep -q '^weights A: .*/configs/weights/sniper.ini (nearest' &&
+    printf '%s\n' "$out" | grep -q '^weights B: .*/configs/weights/sniper-mcts.ini' &&
+    ok "match: alpha-beta sniper.ini, mcts sniper-mcts.ini" || fail "match ab/mcts: $out"
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
