@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_xboard_gui.sh - a real GUI: Debian's xboard, headless under xvfb-run, plays one engine-engine
 # game of xiangqi in match mode between `xqlab engine` (XBoard protocol) and fairy-stockfish, to
-# the end, at 10 s a side. Checks that the game finished with a result, that both engines moved,
+# the end, at 10 s a side plus 0.1 s a move, with xboard calling flags. Checks that the game finished with a result, that both engines moved,
 # that nobody lost on time or by an illegal move, and that xqlab answered no command with an error.
 # usage: test_xboard_gui.sh PATH/TO/xqlab
 # Exit 77 (skipped, not passed) if xboard, xvfb-run or fairy-stockfish is not installed.
@@ -17,7 +17,13 @@ for tool in "$XBOARD" "$FAIRY" "$(command -v xvfb-run)"; do
 done
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-fail() { echo "FAIL $1"; for f in "$WORK"/xboard.out "$WORK"/xqlab.log; do echo "--- $f"; tail -30 "$f"; done; exit 1; }
+fail() {
+    echo "FAIL $1"
+    for f in "$WORK"/xboard.out "$WORK"/xqlab.log "$WORK"/xboard.debug "$WORK"/game.pgn; do
+        [ -f "$f" ] && { echo "--- $f"; grep -v '^ALSA lib\|^aplay:' "$f" | tail -40; }
+    done
+    exit 1
+}
 
 # xboard runs an engine as a shell command line in its directory; the wrapper keeps a log.
 cat > "$WORK/xqlab.sh" <<EOF
@@ -27,11 +33,15 @@ EOF
 chmod +x "$WORK/xqlab.sh"
 
 # -mm -mg 1: match mode, one game, then exit; -xexit: the final score goes to standard error
-# instead of a dialog that waits for a click. -tc 0:10 -inc 0: 10 seconds per side for the
-# whole game. (xboard also waits on a dialog after an engine failure: the time limit ends that.)
-timeout 120 xvfb-run -a "$XBOARD" -variant xiangqi -mm -mg 1 -xexit \
+# instead of a dialog that waits for a click. -tc 0:10 -inc 0.1: 10 seconds per side plus 0.1 s
+# a move, and -autoflag makes xboard end the game when a clock runs out (without it a game
+# whose clocks ran down goes on at negative times; on 2026-12-07 one game in CI, its clocks
+# down to hundredths of a second, never ended). -adjudicateDrawMoves 200 bounds a shuffling endgame: xboard's own xiangqi repetition
+# rules do not always end one. (xboard also waits on a dialog after an engine failure: the
+# time limit ends that.)
+timeout 150 xvfb-run -a "$XBOARD" -variant xiangqi -mm -mg 1 -xexit \
     -fcp "$WORK/xqlab.sh" -fd "$WORK" -scp "$FAIRY" -sd "$WORK" \
-    -tc 0:10 -inc 0 -saveGameFile "$WORK/game.pgn" -debug -nameOfDebugFile "$WORK/xboard.debug" \
+    -tc 0:10 -inc 0.1 -autoflag -adjudicateDrawMoves 200 -saveGameFile "$WORK/game.pgn" -debug -nameOfDebugFile "$WORK/xboard.debug" \
     >"$WORK/xboard.out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] || fail "xboard exited with $rc"
@@ -45,7 +55,7 @@ case "$result" in
     *) fail "the game did not finish: Result '$result'" ;;
 esac
 # The closing comment says how it ended; neither time forfeits nor illegal moves may end it.
-if grep -Eiq 'time forfeit|loses on time|illegal move|false' "$WORK/game.pgn"; then
+if grep -Eiq 'wins on time|flag fell|forfeit|loses on time|illegal move|false' "$WORK/game.pgn"; then
     fail "the game ended by a forfeit or an illegal move: $(tail -3 "$WORK/game.pgn")"
 fi
 moves=$(grep -c '^> move ' "$WORK/xqlab.log")
