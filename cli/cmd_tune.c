@@ -14,6 +14,8 @@
 #include "dataset.h"
 #include "output.h"
 #include "params.h"
+#include "net.h"
+#include "net_fit.h"
 #include "tune.h"
 #include "weights.h"
 
@@ -66,6 +68,14 @@ static void usage(FILE *out)
         "      --min-ply N       skip the first N plies of each game (default 0)\n"
         "      --max-positions N read games until N moves are read (default all)\n"
         "  -t, --threads T       threads (default all cores); results do not depend on it\n"
+        "      --net H           instead of the linear weights (held at the starting ones),\n"
+        "                        fit a network of H hidden units (a multiple of 16) added to\n"
+        "                        the linear score; writes it to --net-output and names it in\n"
+        "                        the weights file's [net] section (docs/training.md, \"The\n"
+        "                        network\")\n"
+        "      --net-output FILE the network file (default: the output with .net)\n"
+        "      --net-epochs N    passes over the training positions, at most (default 40)\n"
+        "      --net-rate R      Adam's step size (default 0.001)\n"
         "      --json            print the result as JSON on stdout instead of the tables\n"
         "      --quiet           no per-iteration lines\n"
         "A fit with fewer than 10 training positions per free feature is refused (exit 1):\n"
@@ -320,13 +330,182 @@ static void warn_uncertain(const Report *p)
                 p->unit, list, p->d->ntrain_games);
 }
 
+/* --net: the rows with their network inputs, the network fitted on top of the starting linear
+ * weights (held), the network file and a weights file naming it. Both outputs are claimed before
+ * the data is read. */
+static int tune_network(int argc, char **argv, const Variant *v, Evaluator *e, const char *const *files,
+                        int nfiles, const char *start, const char *out, const char *net_out, bool force,
+                        bool json, TuneOptions *o, NetFitOptions *no, int hidden)
+{
+    char netbuf[1024];
+    if (!net_out) {
+        with_extension(out, ".net", netbuf, sizeof netbuf);
+        net_out = netbuf;
+    }
+    const char *inputs[MAX_FILES + 1];
+    int ninputs = 0;
+    for (int i = 0; i < nfiles; i++)
+        inputs[ninputs++] = files[i];
+    if (start)
+        inputs[ninputs++] = start;
+    CliOutput weights_file = CLI_OUTPUT_INIT, net_file = CLI_OUTPUT_INIT;
+    unsigned flags = force ? CLI_OUTPUT_FORCE : 0;
+    int status = EXIT_FAILURE_RUN;
+    TuneData d;
+    memset(&d, 0, sizeof d);
+    XqError err;
+    Net *net = NULL;
+    double *w = NULL;
+    if (cli_output_claim(&weights_file, "tune", "-o", out, flags, inputs, ninputs) != EXIT_OK ||
+        cli_output_claim(&net_file, "tune", "--net-output", net_out, flags, inputs, ninputs) != EXIT_OK)
+        goto done;
+    if (dataset_files_distinct(files, nfiles, &err) != 0) {
+        status = cli_report("tune", &err);
+        goto done;
+    }
+    net = net_create(v, hidden, &err);
+    if (!net) {
+        status = cli_report("tune", &err);
+        goto done;
+    }
+    o->net_inputs = true;
+    double t0 = cli_now();
+    if (tune_load(&d, e, v, files, nfiles, o, &err) != 0) {
+        status = cli_report("tune", &err);
+        goto done;
+    }
+    uint64_t nparams = (uint64_t)net->ninputs * (uint64_t)hidden + 2 * (uint64_t)hidden + 1;
+    if (d.ntrain < nparams / 4) {
+        cli_error(EXIT_FAILURE_RUN, "tune", "%llu training positions for a network of %llu weights: "
+                  "too few (at least one position per four weights); play more games, or a "
+                  "smaller --net", (unsigned long long)d.ntrain, (unsigned long long)nparams);
+        goto done;
+    }
+    double t1 = cli_now();
+    int nf = eval_feature_count(e);
+    w = malloc((size_t)nf * sizeof *w);
+    if (!w) {
+        cli_error(EXIT_FAILURE_RUN, "tune", "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < nf; i++)
+        w[i] = eval_weight(e, i);
+    no->eval_scale = o->eval_scale;
+    no->seed = o->seed;
+    no->log = o->log;
+    NetFitResult r;
+    if (net_fit(&d, w, net, no, &r, &err) != 0) {
+        status = cli_report("tune", &err);
+        goto done;
+    }
+    double t2 = cli_now();
+    FILE *nf_out = cli_output_fopen(&net_file);
+    if (!nf_out || net_write(net, nf_out, net_out, &err) != 0) {
+        if (nf_out)
+            cli_report("tune", &err);
+        goto done;
+    }
+    if (cli_output_commit(&net_file) != EXIT_OK)
+        goto done;
+    /* The weights file names the network by its name alone: the two stay side by side. */
+    const char *base = strrchr(net_out, '/');
+    base = base ? base + 1 : net_out;
+    char outdir[1024], netdir[1024];
+    snprintf(outdir, sizeof outdir, "%s", out);
+    snprintf(netdir, sizeof netdir, "%s", net_out);
+    char *cut = strrchr(outdir, '/');
+    if (cut)
+        *cut = '\0';
+    else
+        snprintf(outdir, sizeof outdir, ".");
+    cut = strrchr(netdir, '/');
+    if (cut)
+        *cut = '\0';
+    else
+        snprintf(netdir, sizeof netdir, ".");
+    const char *named = strcmp(outdir, netdir) == 0 ? base : net_out;
+    eval_set_net(e, net, named);
+    net = NULL; /* the evaluator owns it */
+    FILE *f = cli_output_fopen(&weights_file);
+    if (!f)
+        goto done;
+    time_t now = time(NULL);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    fprintf(f, "; Evaluation weights for %s with a network, learned by xqlab %s tune at %s.\n",
+            v->name, XQLAB_VERSION, stamp);
+    fprintf(f, "; command: xqlab");
+    for (int i = 0; i < argc; i++)
+        fprintf(f, " %s", argv[i]);
+    fprintf(f, "\n; data:\n");
+    for (int i = 0; i < nfiles; i++)
+        fprintf(f, ";   %s\n", files[i]);
+    fprintf(f, "; games %llu (train %llu), positions %llu (train %llu)\n", (unsigned long long)d.ngames,
+            (unsigned long long)d.ntrain_games, (unsigned long long)d.nrows, (unsigned long long)d.ntrain);
+    fprintf(f, "; linear weights: held at %s\n", start ? start : "(variant piece values)");
+    fprintf(f, "; network: %d hidden units, %llu weights; Adam, batch %d, step %g (x%g an epoch), "
+            "weight decay %g, eval scale %g\n", hidden, (unsigned long long)nparams, no->batch, no->rate,
+            no->decay, no->l2, no->eval_scale);
+    fprintf(f, "; loss: train %.6f -> %.6f, validation %.6f -> %.6f (%d epochs, best %d, stopped: %s)\n\n",
+            r.start_train_loss, r.train_loss, r.start_valid_loss, r.valid_loss, r.epochs, r.best_epoch,
+            r.stop_reason);
+    char *text = malloc(1 << 18);
+    if (!text) {
+        cli_error(EXIT_FAILURE_RUN, "tune", "out of memory writing %s", out);
+        goto done;
+    }
+    eval_write_weights(e, text, 1 << 18);
+    fputs(text, f);
+    free(text);
+    if (cli_output_commit(&weights_file) != EXIT_OK)
+        goto done;
+    if (json) {
+        printf("{\"variant\": ");
+        json_string(stdout, v->name);
+        printf(", \"games\": %llu, \"train_games\": %llu, \"positions\": %llu, \"train_positions\": %llu, "
+               "\"hidden\": %d, \"weights\": %llu, \"start_train_loss\": %.6f, \"train_loss\": %.6f, "
+               "\"start_valid_loss\": %.6f, \"valid_loss\": %.6f, \"epochs\": %d, \"best_epoch\": %d, "
+               "\"stop_reason\": ",
+               (unsigned long long)d.ngames, (unsigned long long)d.ntrain_games, (unsigned long long)d.nrows,
+               (unsigned long long)d.ntrain, hidden, (unsigned long long)nparams, r.start_train_loss,
+               r.train_loss, r.start_valid_loss, r.valid_loss, r.epochs, r.best_epoch);
+        json_string(stdout, r.stop_reason);
+        printf(", \"seconds_load\": %.2f, \"seconds_fit\": %.2f, \"output\": ", t1 - t0, t2 - t1);
+        json_string(stdout, out);
+        printf(", \"network\": ");
+        json_string(stdout, net_out);
+        printf("}\n");
+    } else {
+        printf("tune --net: %s, %d file(s), %llu games (%llu train), %llu positions (%llu train)\n",
+               v->name, nfiles, (unsigned long long)d.ngames, (unsigned long long)d.ntrain_games,
+               (unsigned long long)d.nrows, (unsigned long long)d.ntrain);
+        printf("network: %d hidden units, %llu weights, on top of the linear weights of %s (held)\n",
+               hidden, (unsigned long long)nparams, start ? start : "the variant's piece values");
+        printf("loss (cross-entropy): train %.6f -> %.6f, validation %.6f -> %.6f\n", r.start_train_loss,
+               r.train_loss, r.start_valid_loss, r.valid_loss);
+        printf("Adam: %d epochs, best %d, stopped: %s; load %.2f s, fit %.2f s\n", r.epochs, r.best_epoch,
+               r.stop_reason, t1 - t0, t2 - t1);
+        printf("\nweights: %s\nnetwork: %s\n", out, net_out);
+    }
+    status = EXIT_OK;
+done:
+    cli_output_release(&net_file);
+    cli_output_release(&weights_file);
+    net_free(net);
+    free(w);
+    tune_data_free(&d);
+    return status;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     const char *files[MAX_FILES];
     int nfiles = 0;
     const char *variant_arg = NULL, *out = NULL, *values_out = NULL, *start = NULL;
-    const char *only = NULL, *drop = NULL;
+    const char *only = NULL, *drop = NULL, *net_out = NULL;
     TuneOptions o = TUNE_OPTIONS_INIT;
+    NetFitOptions no = NET_FIT_OPTIONS_INIT;
+    int net_hidden = 0;
     SearchParams sp;
     params_default(&sp);
     o.eval_scale = sp.eval_scale;
@@ -401,6 +580,22 @@ int cmd_tune(int argc, char **argv)
             if (cli_parse_int("tune", "--threads", argv[++i], 1, 1024, &n) < 0)
                 return EXIT_USAGE;
             o.threads = (int)n;
+        } else if (!strcmp(a, "--net") && has) {
+            if (cli_parse_int("tune", "--net", argv[++i], 1, NET_MAX_HIDDEN, &n) < 0)
+                return EXIT_USAGE;
+            if (n % NET_BLOCK != 0)
+                return cli_error(EXIT_USAGE, "tune", "--net %ld: the hidden width must be a multiple of %d",
+                                 n, NET_BLOCK);
+            net_hidden = (int)n;
+        } else if (!strcmp(a, "--net-output") && has) {
+            net_out = argv[++i];
+        } else if (!strcmp(a, "--net-epochs") && has) {
+            if (cli_parse_int("tune", "--net-epochs", argv[++i], 1, 100000, &n) < 0)
+                return EXIT_USAGE;
+            no.epochs = (int)n;
+        } else if (!strcmp(a, "--net-rate") && has) {
+            if (cli_parse_double("tune", "--net-rate", argv[++i], 1e-7, 1, &no.rate) < 0)
+                return EXIT_USAGE;
         } else if (!strcmp(a, "--only") && has) {
             only = argv[++i];
         } else if (!strcmp(a, "--drop") && has) {
@@ -426,6 +621,10 @@ int cmd_tune(int argc, char **argv)
         return cli_error(EXIT_USAGE, "tune", "needs at least one dataset file (DATA.h5)");
     }
     o.log = quiet ? NULL : stderr;
+    if (!net_hidden && (net_out || no.epochs != NET_FIT_OPTIONS_DEFAULT_EPOCHS || no.rate != NET_FIT_OPTIONS_DEFAULT_RATE))
+        return cli_error(EXIT_USAGE, "tune", "--net-output, --net-epochs and --net-rate need --net H");
+    if (net_hidden && (only || drop))
+        return cli_error(EXIT_USAGE, "tune", "--net holds the linear weights: --only and --drop do not apply");
 
     int status = EXIT_FAILURE_RUN;
     XqError err;
@@ -463,6 +662,17 @@ int cmd_tune(int argc, char **argv)
     if (!out) {
         snprintf(outbuf, sizeof outbuf, "%s-tuned.ini", v->name);
         out = outbuf;
+    }
+    if (net_hidden) {
+        status = tune_network(argc, argv, v, e, files, nfiles, start, out, net_out, force, json, &o,
+                              &no, net_hidden);
+        goto cleanup;
+    }
+    if (eval_net(e)) {
+        /* The network was fitted on top of the old linear weights: it would not fit the new. */
+        fprintf(stderr, "xqlab tune: warning: the starting weights' network ([net] of %s) is not "
+                "carried over to %s: fit one for the new weights with --net\n", start, out);
+        eval_set_net(e, NULL, NULL);
     }
     if (!values_out) {
         with_extension(out, ".json", valbuf, sizeof valbuf);

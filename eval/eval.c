@@ -256,6 +256,53 @@ static int find_feature(const Evaluator *e, const char *name)
     return -1;
 }
 
+/* The [net] section: `file` (relative to the weights file's folder unless absolute) and
+ * `checksum` (16 hex digits; when given, the file must have it, so a weights text recorded in a
+ * dataset names exactly one network). */
+static int load_net(Evaluator *e, const char *path, const IniEntry *file, const IniEntry *sum,
+                    XqError *err)
+{
+    char msg[XQ_MSG_MAX];
+    if (!file) {
+        set_error(err, path, sum->line, "[net] has a checksum but no file");
+        return -1;
+    }
+    uint64_t want = 0;
+    if (sum) {
+        char *end = NULL;
+        errno = 0;
+        want = strtoull(sum->value, &end, 16);
+        if (end == sum->value || *end || errno == ERANGE || strlen(sum->value) != 16) {
+            snprintf(msg, sizeof msg, "checksum: expected 16 hex digits, got '%.64s'", sum->value);
+            set_error(err, path, sum->line, msg);
+            return -1;
+        }
+    }
+    char full[4096];
+    const char *slash = strrchr(path, '/');
+    if (file->value[0] == '/' || !slash)
+        snprintf(full, sizeof full, "%s", file->value);
+    else
+        snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, file->value);
+    XqError nerr;
+    Net *n = net_load(e->v, full, &nerr);
+    if (!n) {
+        snprintf(msg, sizeof msg, "[net] file %.120s: %.120s", full, nerr.message);
+        set_error(err, path, file->line, msg);
+        return -1;
+    }
+    if (sum && n->checksum != want) {
+        snprintf(msg, sizeof msg, "[net] file %.80s has checksum %016llx, not %.20s: another network than "
+                 "the one these weights name", full,
+                 (unsigned long long)n->checksum, sum->value);
+        set_error(err, path, sum->line, msg);
+        net_free(n);
+        return -1;
+    }
+    eval_set_net(e, n, file->value);
+    return 0;
+}
+
 static int load_weights(Evaluator *e, const char *path, XqError *err)
 {
     char *text = ini_read_file(path, err);
@@ -268,10 +315,29 @@ static int load_weights(Evaluator *e, const char *path, XqError *err)
         return -1;
     bool seen[EVAL_MAX_FEATURES] = {false};
     char msg[XQ_MSG_MAX];
+    const IniEntry *net_file = NULL, *net_sum = NULL;
     for (int i = 0; i < ini.count && rc == 0; i++) {
         const IniEntry *en = &ini.entries[i];
+        if (strcmp(en->section, "net") == 0) {
+            const IniEntry **slot = !strcmp(en->key, "file") ? &net_file
+                                    : !strcmp(en->key, "checksum") ? &net_sum : NULL;
+            if (!slot) {
+                snprintf(msg, sizeof msg, "unknown key '%.48s' in [net] (it has file and checksum)",
+                         en->key);
+                set_error(err, path, en->line, msg);
+                rc = -1;
+            } else if (*slot) {
+                snprintf(msg, sizeof msg, "'%.48s' set twice in [net]", en->key);
+                set_error(err, path, en->line, msg);
+                rc = -1;
+            }
+            if (slot)
+                *slot = en;
+            continue;
+        }
         if (strcmp(en->section, "weights") != 0) {
-            snprintf(msg, sizeof msg, "unknown section [%.64s] (a weights file has only [weights])",
+            snprintf(msg, sizeof msg,
+                     "unknown section [%.64s] (a weights file has [weights] and an optional [net])",
                      en->section);
             set_error(err, path, en->line, msg);
             rc = -1;
@@ -307,6 +373,8 @@ static int load_weights(Evaluator *e, const char *path, XqError *err)
         }
         e->weights[f] = w;
     }
+    if (rc == 0 && (net_file || net_sum))
+        rc = load_net(e, path, net_file, net_sum, err);
     ini_free(&ini);
     return rc;
 }
@@ -373,16 +441,28 @@ Evaluator *eval_create(const Variant *v, const char *weights_path, XqError *err)
     rebuild(e);
     return e;
 fail:
+    net_free(e->net);
     free(e);
     return NULL;
 }
 
 void eval_free(Evaluator *e)
 {
-    if (e)
+    if (e) {
         eval_free_walk(e);
+        net_free(e->net);
+    }
     free(e);
 }
+
+void eval_set_net(Evaluator *e, Net *n, const char *file)
+{
+    net_free(e->net);
+    e->net = n;
+    snprintf(e->net_file, sizeof e->net_file, "%s", n && file ? file : "");
+}
+
+const Net *eval_net(const Evaluator *e) { return e->net; }
 
 int eval_feature_count(const Evaluator *e) { return e->nfeatures; }
 
@@ -457,4 +537,7 @@ void eval_write_weights(const Evaluator *e, char *buf, size_t size)
             break;
         used += (size_t)w;
     }
+    if (e->net && used < size)
+        snprintf(buf + used, size - used, "\n[net]\nfile = %s\nchecksum = %016llx\n", e->net_file,
+                 (unsigned long long)e->net->checksum);
 }

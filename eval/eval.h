@@ -31,13 +31,21 @@ const char *eval_feature_family(const Evaluator *e, int i);
 void eval_features(const Evaluator *e, Position *pos, float *out);
 
 /* Score in pawns from the point of view of the side to move (the features times the weights,
- * sign-flipped when Black is to move). The position is not modified. */
+ * sign-flipped when Black is to move, plus the network's output if there is one). The position
+ * is not modified. */
 double eval_score(const Evaluator *e, Position *pos);
 
 /* Weight access (the tuner writes learned weights back). eval_set_weight rebuilds the derived
  * tables: not while other threads use the evaluator. */
 double eval_weight(const Evaluator *e, int i);
 void eval_set_weight(Evaluator *e, int i, double w);
+
+/* The network added to the linear score (eval/net.h; NULL if none). eval_set_net takes
+ * ownership of n (NULL removes the network) and records `file` as the weights text's [net]
+ * file; not while other threads use the evaluator. */
+struct Net;
+const struct Net *eval_net(const Evaluator *e);
+void eval_set_net(Evaluator *e, struct Net *n, const char *file);
 
 /* Text of the weights in INI form (the weights file format), for datasets and the tuner. */
 void eval_write_weights(const Evaluator *e, char *buf, size_t size);

@@ -5,6 +5,7 @@
 #define XQ_EVAL_PRIVATE_H
 
 #include "eval.h"
+#include "net.h"
 
 typedef enum {
     FEAT_MATERIAL,  /* pieces of a kind */
@@ -84,6 +85,9 @@ struct Evaluator {
     /* Hidden-piece rule sets: weight of the expected material of the face-down pieces (0 for
      * the others, which have no such feature). */
     double hidden_weight;
+    /* A network added to the linear score (NULL: none), and its file as the weights file names it. */
+    Net *net;
+    char net_file[512];
     /* Points next to a royal piece of side s standing on p (the royal point included). */
     PointSet near[2][XQ_MAX_POINTS];
 

@@ -674,6 +674,8 @@ static double score_red(const Evaluator *e, const Position *pos, const Terms *t,
         score += eval_holdings_red(e, pos);
     if (e->hidden_weight != 0)
         score += e->hidden_weight * eval_hidden_expected(pos);
+    if (e->net)
+        score += sign * net_score(e->net, pos);
     return score;
 }
 

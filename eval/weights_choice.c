@@ -47,9 +47,13 @@ int weights_fit(const Evaluator *bare, const char *path, WeightsFit *fit, XqErro
         return -1;
     for (int k = 0; k < ini.count; k++) {
         const IniEntry *en = &ini.entries[k];
+        if (strcmp(en->section, "net") == 0)
+            continue; /* the network's file: eval_create checks it */
         if (strcmp(en->section, "weights") != 0) {
             char msg[XQ_MSG_MAX];
-            snprintf(msg, sizeof msg, "unknown section [%.64s] (a weights file has only [weights])", en->section);
+            snprintf(msg, sizeof msg,
+                     "unknown section [%.64s] (a weights file has [weights] and an optional [net])",
+                     en->section);
             set_error(err, path, en->line, msg);
             ini_free(&ini);
             return -1;

@@ -16,6 +16,7 @@
 
 #include "dataset.h"
 #include "hidden.h"
+#include "net.h"
 #include "status.h"
 
 /* Rows per chunk of the parallel sums. Fixed, so the order of floating-point additions (within a
@@ -199,6 +200,10 @@ typedef struct GameRows {
     uint16_t *col;
     float *val;
     float *y;
+    /* With TuneOptions.net_inputs: each row's network inputs (NET_MAX_ACTIVE slots, net_count
+     * used) and side to move. */
+    uint8_t *net_count, *net_side;
+    uint16_t *net_in;
 } GameRows;
 
 static void game_rows_free(GameRows *g)
@@ -207,6 +212,9 @@ static void game_rows_free(GameRows *g)
     free(g->col);
     free(g->val);
     free(g->y);
+    free(g->net_count);
+    free(g->net_side);
+    free(g->net_in);
     memset(g, 0, sizeof *g);
 }
 
@@ -220,6 +228,8 @@ typedef struct RowBuffer {
     float *val;
     float *y;
     int *move;          /* move index of each row */
+    uint8_t *net_count, *net_side; /* with net inputs: per row (row capacity) */
+    uint16_t *net_in;   /* NET_MAX_ACTIVE per row */
 } RowBuffer;
 
 static int row_buffer_push(RowBuffer *b, const float *x, int nf, float y, int move)
@@ -237,7 +247,21 @@ static int row_buffer_push(RowBuffer *b, const float *x, int nf, float y, int mo
         if (!mm)
             return -1;
         b->move = mm;
+        uint8_t *nc = realloc(b->net_count, b->cap_rows * sizeof *nc);
+        if (!nc)
+            return -1;
+        b->net_count = nc;
+        uint8_t *ns = realloc(b->net_side, b->cap_rows * sizeof *ns);
+        if (!ns)
+            return -1;
+        b->net_side = ns;
+        uint16_t *ni = realloc(b->net_in, b->cap_rows * NET_MAX_ACTIVE * sizeof *ni);
+        if (!ni)
+            return -1;
+        b->net_in = ni;
     }
+    b->net_count[b->nrows] = 0;
+    b->net_side[b->nrows] = 0;
     uint64_t cap_nnz = b->cap_nnz;
     if (grow((void **)&b->col, &b->cap_nnz, b->nnz + (uint64_t)nf, sizeof *b->col) != 0)
         return -1;
@@ -262,8 +286,9 @@ static int row_buffer_push(RowBuffer *b, const float *x, int nf, float y, int mo
     return 0;
 }
 
-/* Copies the rows of b whose flag is set into a game's own arrays. */
-static int game_rows_keep(GameRows *g, const RowBuffer *b, const uint8_t *keep)
+/* Copies the rows of b whose flag is set into a game's own arrays (the network inputs too if
+ * `net`). */
+static int game_rows_keep(GameRows *g, const RowBuffer *b, const uint8_t *keep, bool net)
 {
     memset(g, 0, sizeof *g);
     uint64_t nnz = 0;
@@ -283,6 +308,15 @@ static int game_rows_keep(GameRows *g, const RowBuffer *b, const uint8_t *keep)
         game_rows_free(g);
         return -1;
     }
+    if (net) {
+        g->net_count = malloc(nrows * sizeof *g->net_count);
+        g->net_side = malloc(nrows * sizeof *g->net_side);
+        g->net_in = malloc((size_t)nrows * NET_MAX_ACTIVE * sizeof *g->net_in);
+        if (!g->net_count || !g->net_side || !g->net_in) {
+            game_rows_free(g);
+            return -1;
+        }
+    }
     uint64_t from = 0;
     for (uint32_t r = 0; r < b->nrows; r++) {
         uint16_t n = b->row_nnz[r];
@@ -291,6 +325,12 @@ static int game_rows_keep(GameRows *g, const RowBuffer *b, const uint8_t *keep)
             memcpy(&g->val[g->nnz], &b->val[from], n * sizeof *g->val);
             g->row_nnz[g->nrows] = n;
             g->y[g->nrows] = b->y[r];
+            if (net) {
+                g->net_count[g->nrows] = b->net_count[r];
+                g->net_side[g->nrows] = b->net_side[r];
+                memcpy(&g->net_in[(size_t)g->nrows * NET_MAX_ACTIVE], &b->net_in[(size_t)r * NET_MAX_ACTIVE],
+                       b->net_count[r] * sizeof *g->net_in);
+            }
             g->nrows++;
             g->nnz += n;
         }
@@ -413,6 +453,11 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
                         atomic_store(&failed, 1);
                         break;
                     }
+                    if (o->net_inputs) {
+                        uint32_t r = buf.nrows - 1;
+                        buf.net_count[r] = (uint8_t)net_inputs(v, pos, &buf.net_in[(size_t)r * NET_MAX_ACTIVE]);
+                        buf.net_side[r] = (uint8_t)pos->side;
+                    }
                 }
                 int before = pos->count[RED] + pos->count[BLACK];
                 Undo u;
@@ -430,7 +475,7 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
                     quiet = quiet && !captures[q];
                 keep[r] = quiet;
             }
-            if (game_rows_keep(&rows[j], &buf, keep) != 0)
+            if (game_rows_keep(&rows[j], &buf, keep, o->net_inputs) != 0)
                 atomic_store(&failed, 1);
         }
         free(pos);
@@ -442,6 +487,9 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
         free(buf.val);
         free(buf.y);
         free(buf.move);
+        free(buf.net_count);
+        free(buf.net_side);
+        free(buf.net_in);
     }
     if (atomic_load(&failed)) {
         int why = atomic_load(&failed);
@@ -466,11 +514,23 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
     d->val = malloc((total_nnz ? total_nnz : 1) * sizeof *d->val);
     d->y = malloc((total_rows ? total_rows : 1) * sizeof *d->y);
     d->nonzero = calloc((size_t)nf, sizeof *d->nonzero);
-    if (!d->game_first || !d->row_first || !d->col || !d->val || !d->y || !d->nonzero) {
+    uint64_t total_net = 0;
+    if (o->net_inputs)
+        for (uint64_t j = 0; j < l.ngames; j++)
+            for (uint32_t r = 0; r < rows[j].nrows; r++)
+                total_net += rows[j].net_count[r];
+    if (o->net_inputs) {
+        d->net_first = malloc((total_rows + 1) * sizeof *d->net_first);
+        d->net_in = malloc((total_net ? total_net : 1) * sizeof *d->net_in);
+        d->net_side = malloc((total_rows ? total_rows : 1) * sizeof *d->net_side);
+    }
+    if (!d->game_first || !d->row_first || !d->col || !d->val || !d->y || !d->nonzero ||
+        (o->net_inputs && (!d->net_first || !d->net_in || !d->net_side))) {
         set_error(err, "tune", 0, "out of memory for the feature rows (%llu positions; "
                   "--max-positions reads fewer)", (unsigned long long)total_rows);
         goto done;
     }
+    uint64_t net_at = 0;
     uint64_t w = 0, at = 0;
     for (uint64_t j = 0; j < l.ngames; j++) {
         d->game_first[j] = w;
@@ -483,11 +543,20 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
             d->row_first[w] = at;
             d->y[w] = g->y[r];
             at += g->row_nnz[r];
+            if (o->net_inputs) {
+                d->net_first[w] = net_at;
+                d->net_side[w] = g->net_side[r];
+                memcpy(&d->net_in[net_at], &g->net_in[(size_t)r * NET_MAX_ACTIVE],
+                       g->net_count[r] * sizeof *d->net_in);
+                net_at += g->net_count[r];
+            }
             w++;
         }
         game_rows_free(g);
     }
     d->row_first[w] = at;
+    if (o->net_inputs)
+        d->net_first[w] = net_at;
     d->game_first[l.ngames] = w;
     if (d->ntrain_games == l.ngames)
         d->ntrain = w;
@@ -567,6 +636,9 @@ void tune_data_free(TuneData *d)
     free(d->y);
     free(d->nonzero);
     free(d->game_first);
+    free(d->net_first);
+    free(d->net_in);
+    free(d->net_side);
     memset(d, 0, sizeof *d);
 }
 
@@ -591,6 +663,11 @@ static inline double row_dot(const TuneData *d, uint64_t i, const double *w)
     for (uint64_t j = d->row_first[i]; j < d->row_first[i + 1]; j++)
         z += w[d->col[j]] * d->val[j];
     return z;
+}
+
+double tune_row_score(const TuneData *d, uint64_t row, const double *w)
+{
+    return row_dot(d, row, w);
 }
 
 double tune_objective(const TuneData *d, const TuneOptions *o, const double *w, uint64_t begin,

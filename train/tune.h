@@ -37,6 +37,7 @@ typedef struct TuneOptions {
     const double *l2_feature; /* NULL (l2 for every feature), or per feature its own penalty:
                              * the fine families (per-point terms, ...) need a stronger prior
                              * than the few coarse weights (tune_default_penalties) */
+    bool net_inputs;        /* also keep each row's network inputs (eval/net.h) */
 } TuneOptions;
 
 #define TUNE_OPTIONS_INIT                                                                         \
@@ -44,7 +45,7 @@ typedef struct TuneOptions {
      .seed = 1,                                                                                   \
      .max_iterations = 300, .patience = 10, .threads = 0, .all_positions = false, .quiet_plies = 1, \
      .min_ply = 0,                                                                                \
-     .max_positions = 0, .log = NULL, .fixed = NULL, .l2_feature = NULL}
+     .max_positions = 0, .log = NULL, .fixed = NULL, .l2_feature = NULL, .net_inputs = false}
 
 /* Feature rows of the selected positions, sparse (compressed rows: the nonzero features of row
  * i are col[row_first[i] .. row_first[i + 1]), in increasing order, with their values in val).
@@ -63,7 +64,15 @@ typedef struct TuneData {
     uint64_t *nonzero;      /* per feature: training rows where it is not 0 */
     uint64_t *game_first;   /* ngames + 1 row offsets: game j owns rows [game_first[j],
                              * game_first[j + 1]); training games first, like the rows */
+    /* With TuneOptions.net_inputs (else NULL): row i's network inputs are
+     * net_in[net_first[i] .. net_first[i + 1]), seen from its side to move net_side[i]. */
+    uint64_t *net_first;
+    uint16_t *net_in;
+    uint8_t *net_side;
 } TuneData;
+
+/* w . x of row i: the linear score, Red's view, in pawns. */
+double tune_row_score(const TuneData *d, uint64_t row, const double *w);
 
 /* Value of feature f in row i (0 if not stored). */
 float tune_row_value(const TuneData *d, uint64_t row, int feature);

@@ -1,0 +1,291 @@
+/* net.c - the network's file, its inputs and its forward pass. */
+#include "net.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char NET_MAGIC[8] = {'X', 'Q', 'L', 'A', 'B', 'N', 'E', 'T'};
+enum { NET_VERSION = 1, NET_HEADER = 8 + 4 * 4 + 32 };
+
+static void set_error(XqError *err, const char *file, const char *fmt, const char *detail)
+{
+    if (!err)
+        return;
+    snprintf(err->file, sizeof err->file, "%.500s", file);
+    err->line = 0;
+    snprintf(err->message, sizeof err->message, fmt, detail);
+}
+
+Net *net_create(const Variant *v, int hidden, XqError *err)
+{
+    if (hidden <= 0 || hidden % NET_BLOCK != 0 || hidden > NET_MAX_HIDDEN) {
+        char what[64];
+        snprintf(what, sizeof what, "%d", hidden);
+        set_error(err, "net", "hidden width %s: expected a multiple of 16 from 16 to 256", what);
+        return NULL;
+    }
+    Net *n = calloc(1, sizeof *n);
+    if (!n) {
+        set_error(err, "net", "%s", "out of memory");
+        return NULL;
+    }
+    snprintf(n->variant, sizeof n->variant, "%s", v->name);
+    n->nkinds = v->nkinds;
+    n->npoints = v->npoints;
+    n->hidden = hidden;
+    n->ninputs = 2 * v->nkinds * v->npoints;
+    n->w1 = calloc((size_t)n->ninputs * (size_t)hidden, sizeof *n->w1);
+    n->b1 = calloc((size_t)hidden, sizeof *n->b1);
+    n->w2 = calloc((size_t)hidden, sizeof *n->w2);
+    if (!n->w1 || !n->b1 || !n->w2) {
+        net_free(n);
+        set_error(err, "net", "%s", "out of memory");
+        return NULL;
+    }
+    return n;
+}
+
+void net_free(Net *n)
+{
+    if (!n)
+        return;
+    free(n->w1);
+    free(n->b1);
+    free(n->w2);
+    free(n);
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv1a(const unsigned char *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* Little-endian fields, whatever the host. */
+static void put_u32(unsigned char *p, uint32_t x)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(x >> (8 * i));
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_f32(unsigned char *p, float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    put_u32(p, x);
+}
+
+static float get_f32(const unsigned char *p)
+{
+    uint32_t x = get_u32(p);
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+static size_t net_params(const Net *n)
+{
+    return (size_t)n->ninputs * (size_t)n->hidden + 2 * (size_t)n->hidden + 1;
+}
+
+/* The parameters in file order. */
+static float *param_at(const Net *n, size_t i)
+{
+    size_t nw1 = (size_t)n->ninputs * (size_t)n->hidden;
+    if (i < nw1)
+        return &n->w1[i];
+    i -= nw1;
+    if (i < (size_t)n->hidden)
+        return &n->b1[i];
+    i -= (size_t)n->hidden;
+    if (i < (size_t)n->hidden)
+        return &n->w2[i];
+    return (float *)&n->b2;
+}
+
+Net *net_load(const Variant *v, const char *path, XqError *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        set_error(err, path, "cannot open the network file: %s", strerror(errno));
+        return NULL;
+    }
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            size_t ncap = cap ? 2 * cap : 1 << 16;
+            unsigned char *nb = realloc(buf, ncap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                set_error(err, path, "%s", "out of memory");
+                return NULL;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    bool read_error = ferror(f);
+    fclose(f);
+    Net *n = NULL;
+    char detail[160];
+    if (read_error) {
+        set_error(err, path, "%s", "read error");
+        goto done;
+    }
+    if (len < NET_HEADER + 8 || memcmp(buf, NET_MAGIC, sizeof NET_MAGIC) != 0) {
+        set_error(err, path, "%s", "not an xqlab network file (no XQLABNET header)");
+        goto done;
+    }
+    uint32_t version = get_u32(buf + 8), hidden = get_u32(buf + 12);
+    uint32_t nkinds = get_u32(buf + 16), npoints = get_u32(buf + 20);
+    char name[33];
+    memcpy(name, buf + 24, 32);
+    name[32] = '\0';
+    if (version != NET_VERSION) {
+        snprintf(detail, sizeof detail, "%u", version);
+        set_error(err, path, "network file version %s: this build reads version 1", detail);
+        goto done;
+    }
+    if (strcmp(name, v->name) != 0 || (int)nkinds != v->nkinds || (int)npoints != v->npoints) {
+        snprintf(detail, sizeof detail, "%.32s (%u kinds, %u points), not for %.32s (%d kinds, %d points)",
+                 name, nkinds, npoints, v->name, v->nkinds, v->npoints);
+        set_error(err, path, "a network for %s", detail);
+        goto done;
+    }
+    n = net_create(v, (int)hidden, err);
+    if (!n) {
+        if (err)
+            snprintf(err->file, sizeof err->file, "%s", path);
+        goto done;
+    }
+    size_t np = net_params(n);
+    if (len != NET_HEADER + 4 * np + 8) {
+        snprintf(detail, sizeof detail, "%zu bytes, expected %zu for %d hidden units", len,
+                 NET_HEADER + 4 * np + 8, n->hidden);
+        set_error(err, path, "truncated or padded network file: %s", detail);
+        goto fail;
+    }
+    uint64_t stored = (uint64_t)get_u32(buf + len - 8) | (uint64_t)get_u32(buf + len - 4) << 32;
+    if (fnv1a(buf, len - 8) != stored) {
+        set_error(err, path, "%s", "checksum mismatch: the network file is damaged");
+        goto fail;
+    }
+    for (size_t i = 0; i < np; i++) {
+        float x = get_f32(buf + NET_HEADER + 4 * i);
+        if (!isfinite(x)) {
+            snprintf(detail, sizeof detail, "%zu", i);
+            set_error(err, path, "weight %s is not a finite number", detail);
+            goto fail;
+        }
+        *param_at(n, i) = x;
+    }
+    n->checksum = stored;
+    goto done;
+fail:
+    net_free(n);
+    n = NULL;
+done:
+    free(buf);
+    return n;
+}
+
+int net_write(Net *n, FILE *f, const char *name, XqError *err)
+{
+    size_t np = net_params(n);
+    size_t len = NET_HEADER + 4 * np + 8;
+    unsigned char *buf = calloc(1, len);
+    if (!buf) {
+        set_error(err, name, "%s", "out of memory");
+        return -1;
+    }
+    memcpy(buf, NET_MAGIC, sizeof NET_MAGIC);
+    put_u32(buf + 8, NET_VERSION);
+    put_u32(buf + 12, (uint32_t)n->hidden);
+    put_u32(buf + 16, (uint32_t)n->nkinds);
+    put_u32(buf + 20, (uint32_t)n->npoints);
+    memcpy(buf + 24, n->variant, strnlen(n->variant, 32));
+    for (size_t i = 0; i < np; i++)
+        put_f32(buf + NET_HEADER + 4 * i, *param_at(n, i));
+    uint64_t sum = fnv1a(buf, len - 8);
+    put_u32(buf + len - 8, (uint32_t)sum);
+    put_u32(buf + len - 4, (uint32_t)(sum >> 32));
+    int rc = 0;
+    if (fwrite(buf, 1, len, f) != len) {
+        set_error(err, name, "write failed: %s", strerror(errno));
+        rc = -1;
+    } else {
+        n->checksum = sum;
+    }
+    free(buf);
+    return rc;
+}
+
+int net_inputs(const Variant *v, const Position *pos, uint16_t *out)
+{
+    int count = 0;
+    Side us = pos->side;
+    int stride = v->nkinds * v->npoints;
+    for (int s = 0; s < 2; s++) {
+        int base = (s == (int)us ? 0 : stride);
+        for (int i = 0; i < pos->count[s]; i++) {
+            Point p = pos->list[s][i];
+            int kind = XQ_PIECE_KIND(pos->board[p]);
+            Point q = us == RED ? p : v->mirror[p];
+            out[count++] = (uint16_t)(base + kind * v->npoints + q);
+        }
+    }
+    return count;
+}
+
+double net_forward(const Net *n, const uint16_t *in, int count, float *act)
+{
+    float h[NET_MAX_HIDDEN];
+    int hidden = n->hidden;
+    memcpy(h, n->b1, (size_t)hidden * sizeof *h);
+    for (int k = 0; k < count; k++) {
+        const float *row = &n->w1[(size_t)in[k] * (size_t)hidden];
+        for (int j = 0; j < hidden; j += NET_BLOCK)
+            for (int b = 0; b < NET_BLOCK; b++)
+                h[j + b] += row[j + b];
+    }
+    float out = n->b2;
+    for (int j = 0; j < hidden; j += NET_BLOCK) {
+        float part = 0;
+        for (int b = 0; b < NET_BLOCK; b++) {
+            float x = h[j + b];
+            x = x < 0 ? 0 : x > 1 ? 1 : x;
+            part += n->w2[j + b] * x;
+        }
+        out += part;
+    }
+    if (act)
+        memcpy(act, h, (size_t)hidden * sizeof *h);
+    return out;
+}
+
+double net_score(const Net *n, const Position *pos)
+{
+    uint16_t in[NET_MAX_ACTIVE];
+    int count = net_inputs(pos->v, pos, in);
+    return net_forward(n, in, count, NULL);
+}

@@ -1,0 +1,55 @@
+/* net.h - a small network added to the linear evaluation: one hidden layer over piece-on-point
+ * inputs, seen from the side to move, learned by `xqlab tune --net` from teacher-labelled data.
+ * Generated from the variant file like the linear features: every rule set has one shape. */
+#ifndef XQ_NET_H
+#define XQ_NET_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "position.h"
+
+enum {
+    NET_BLOCK = 16,      /* the hidden width is a multiple of this (the sums run in blocks) */
+    NET_MAX_HIDDEN = 256,
+    NET_MAX_ACTIVE = 2 * XQ_MAX_PIECES, /* inputs one position switches on, at most */
+};
+
+/* Inputs: one per (whose piece: the side to move's or the other's, kind, point), points seen
+ * from the side to move (Black's mirrored rank by rank), so one set of weights serves both
+ * sides. Output, in pawns for the side to move:
+ *     b2 + sum_j w2[j] * clamp(b1[j] + sum over switched-on inputs i of w1[i * hidden + j], 0, 1)
+ */
+typedef struct Net {
+    char variant[32];
+    int nkinds, npoints, hidden, ninputs;
+    float *w1;           /* ninputs * hidden, an input's weights side by side */
+    float *b1, *w2;      /* hidden each */
+    float b2;
+    uint64_t checksum;   /* of the file it was read from or written to (0 if neither) */
+} Net;
+
+/* A network of the variant's shape with every weight 0 (output 0). `hidden` must be a positive
+ * multiple of NET_BLOCK up to NET_MAX_HIDDEN. NULL with *err if not, or out of memory. */
+Net *net_create(const Variant *v, int hidden, XqError *err);
+void net_free(Net *n);
+
+/* Reads a network file (format in docs/training.md, "The network"). Errors name the file and
+ * what is wrong: not a network file, another variant or board, truncated, a bad checksum,
+ * non-finite weights. */
+Net *net_load(const Variant *v, const char *path, XqError *err);
+
+/* Writes the network file to f (`name` for messages) and sets n->checksum. 0, or -1 with *err. */
+int net_write(Net *n, FILE *f, const char *name, XqError *err);
+
+/* The switched-on inputs of a position, from the side to move's view. Returns their count. */
+int net_inputs(const Variant *v, const Position *pos, uint16_t *out);
+
+/* Output for given inputs (pawns, side to move). If `act` is not NULL it receives the hidden
+ * layer before clamping (hidden values). */
+double net_forward(const Net *n, const uint16_t *in, int count, float *act);
+
+/* Output for a position (pawns, side to move). */
+double net_score(const Net *n, const Position *pos);
+
+#endif
