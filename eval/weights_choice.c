@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "ini.h"
+#include "net.h"
 
 static void set_error(XqError *err, const char *file, int line, const char *msg)
 {
@@ -278,7 +279,7 @@ int weights_choose(const Variant *v, const char *weights_dir, const char *varian
     return rc;
 }
 
-void weights_describe(const WeightsChoice *c, const Evaluator *e, char *buf, size_t size)
+static void describe_linear(const WeightsChoice *c, const Evaluator *e, char *buf, size_t size)
 {
     int nf = eval_feature_count(e);
     if (c->how == WEIGHTS_NONE || c->how == WEIGHTS_OFF) {
@@ -318,4 +319,14 @@ void weights_describe(const WeightsChoice *c, const Evaluator *e, char *buf, siz
         snprintf(zero_text, sizeof zero_text, "%s%d at 0", defaults[0] ? "; " : "", zeros);
     snprintf(buf + used, size - used, "; the other %d keep their defaults: %s%s)", nf - c->fit.matched, defaults,
              zero_text);
+}
+
+void weights_describe(const WeightsChoice *c, const Evaluator *e, char *buf, size_t size)
+{
+    describe_linear(c, e, buf, size);
+    const Net *n = eval_net(e);
+    size_t used = strlen(buf);
+    if (n && used < size)
+        snprintf(buf + used, size - used, " + a network of %d hidden units (checksum %016llx)", n->hidden,
+                 (unsigned long long)n->checksum);
 }

@@ -57,6 +57,8 @@ plain=$("$XQLAB" bench eval -v xiangqi --games 4 --repeat 1 | sed -n 's/.*signat
 withnet=$("$XQLAB" bench eval -v xiangqi --games 4 --repeat 1 --weights "$dir/n.ini" | sed -n 's/.*signature \([0-9a-f]*\).*/\1/p')
 [ -n "$plain" ] && [ -n "$withnet" ] && [ "$plain" != "$withnet" ] && ok "the network changes the scores" ||
     fail "bench eval signatures: '$plain' and '$withnet'"
+"$XQLAB" bench eval -v xiangqi --games 1 --repeat 1 --weights "$dir/n.ini" | grep -q "+ a network of 16 hidden units (checksum $sum)" &&
+    ok "the weights line names the network" || fail "weights line: $("$XQLAB" bench eval -v xiangqi --games 1 --repeat 1 --weights "$dir/n.ini" | tail -1)"
 
 # Existing outputs are refused and left as they were.
 before=$(cksum < "$dir/n.net")
