@@ -124,9 +124,19 @@ Net *net_load(const Variant *v, const char *path, XqError *err)
         set_error(err, path, "cannot open the network file: %s", strerror(errno));
         return NULL;
     }
+    /* The largest network there can be, plus one byte: anything longer (a device, a wrong file
+     * of any size) is refused without reading it all. */
+    const size_t max_len = NET_HEADER +
+                           4 * ((size_t)2 * XQ_MAX_KINDS * XQ_MAX_POINTS * NET_MAX_HIDDEN + 2 * NET_MAX_HIDDEN + 1) + 8;
     unsigned char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
+        if (len > max_len) {
+            free(buf);
+            fclose(f);
+            set_error(err, path, "%s", "not an xqlab network file (larger than any network)");
+            return NULL;
+        }
         if (len == cap) {
             size_t ncap = cap ? 2 * cap : 1 << 16;
             unsigned char *nb = realloc(buf, ncap);

@@ -207,6 +207,9 @@ static void file_round_trip_and_refusals(void **state)
     assert_null(net_load(other, path, &err));
     assert_non_null(strstr(err.message, "a network for xiangqi"));
     variant_free(other);
+    /* Endless: refused without reading it all. */
+    assert_null(net_load(v, "/dev/zero", &err));
+    assert_non_null(strstr(err.message, "larger than any network"));
     /* Missing. */
     snprintf(bad, sizeof bad, "%s/none.net", dir);
     assert_null(net_load(v, bad, &err));
