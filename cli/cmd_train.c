@@ -369,6 +369,19 @@ static char *start_text(const TrainArgs *a, const Variant *v, const char *start)
     char *text = cli_weights_text(CMD, &choice);
     if (!text)
         return NULL;
+    if (text[0]) {
+        /* A network named relative to the starting file is named so that gen0/weights.ini finds it. */
+        char gen0[PATH_MAX];
+        snprintf(gen0, sizeof gen0, "%s/gen0/weights.ini", a->dir);
+        XqError err;
+        char *moved = weights_text_moved(text, choice.path, gen0, &err);
+        free(text);
+        if (!moved) {
+            cli_report(CMD, &err);
+            return NULL;
+        }
+        text = moved;
+    }
     if (!text[0]) {
         free(text);
         size_t n = strlen(line) + 200;
@@ -643,7 +656,9 @@ static int export_weights(const TrainArgs *a, const TrainSettings *s)
     else
         snprintf(best, sizeof best, "%s/gen0/weights.ini", a->dir);
     XqError err;
-    char *text = ini_read_file(best, &err);
+    char *read = ini_read_file(best, &err);
+    char *text = read ? weights_text_moved(read, best, a->export_path, &err) : NULL;
+    free(read);
     if (!text) {
         free(recs);
         return cli_report(CMD, &err);
@@ -682,8 +697,8 @@ static int export_weights(const TrainArgs *a, const TrainSettings *s)
                  * among the shipped files and later edits of the variant's piece values do not change it. */
                 fprintf(f, "; The %d features it does not name, at the defaults they had in this run (the piece "
                         "values of\n; the run's variant.ini, the rest 0):\n", missing);
-                if (!strstr(text, "[weights]"))
-                    fputs("[weights]\n", f);
+                if (!strstr(text, "[weights]") || strstr(text, "[net]"))
+                    fputs("[weights]\n", f); /* not inside a [net] section */
                 for (int i = 0; i < eval_feature_count(bare); i++)
                     if (!fit.names_feature[i])
                         fprintf(f, "%s = %.17g\n", eval_feature_name(bare, i), eval_weight(bare, i));

@@ -278,6 +278,9 @@ static int write_weights(const Report *p, Evaluator *e, int argc, char **argv, c
             (unsigned long long)p->d->ngames, (unsigned long long)p->d->ntrain_games,
             (unsigned long long)p->d->nrows, (unsigned long long)p->d->ntrain);
     fprintf(f, "; start weights: %s\n", start ? start : "(variant piece values)");
+    if (eval_net(e))
+        fprintf(f, "; network: held as the start weights name it, its output a fixed part of every "
+                "position's score\n");
     fprintf(f, "; model: P(red scores) = sigmoid(2 w.x / %g), l2 %g (per-point terms %g), root "
             "blend %g (horizon %d), validation %g, features in fewer than %llu positions held\n",
             p->o->eval_scale, p->o->l2, p->l2_pst, p->o->root_blend, p->o->root_horizon,
@@ -407,23 +410,13 @@ static int tune_network(int argc, char **argv, const Variant *v, Evaluator *e, c
     }
     if (cli_output_commit(&net_file) != EXIT_OK)
         goto done;
-    /* The weights file names the network by its name alone: the two stay side by side. */
-    const char *base = strrchr(net_out, '/');
-    base = base ? base + 1 : net_out;
-    char outdir[1024], netdir[1024];
-    snprintf(outdir, sizeof outdir, "%s", out);
-    snprintf(netdir, sizeof netdir, "%s", net_out);
-    char *cut = strrchr(outdir, '/');
-    if (cut)
-        *cut = '\0';
-    else
-        snprintf(outdir, sizeof outdir, ".");
-    cut = strrchr(netdir, '/');
-    if (cut)
-        *cut = '\0';
-    else
-        snprintf(netdir, sizeof netdir, ".");
-    const char *named = strcmp(outdir, netdir) == 0 ? base : net_out;
+    /* The weights file names the network by its name alone when the two are side by side, else by
+     * its absolute path. */
+    char named[4096];
+    if (weights_net_reference(net_out, out, named, sizeof named, &err) != 0) {
+        status = cli_report("tune", &err);
+        goto done;
+    }
     eval_set_net(e, net, named);
     net = NULL; /* the evaluator owns it */
     FILE *f = cli_output_fopen(&weights_file);
@@ -668,11 +661,11 @@ int cmd_tune(int argc, char **argv)
                               &no, net_hidden);
         goto cleanup;
     }
-    if (eval_net(e)) {
-        /* The network was fitted on top of the old linear weights: it would not fit the new. */
-        fprintf(stderr, "xqlab tune: warning: the starting weights' network ([net] of %s) is not "
-                "carried over to %s: fit one for the new weights with --net\n", start, out);
-        eval_set_net(e, NULL, NULL);
+    /* Starting weights with a network: the linear fit holds it, its output a fixed part of every
+     * position's score, and the weights file written names the same network. */
+    if (eval_net(e) && eval_net_refer_from(e, out, &err) != 0) {
+        status = cli_report("tune", &err);
+        goto cleanup;
     }
     if (!values_out) {
         with_extension(out, ".json", valbuf, sizeof valbuf);

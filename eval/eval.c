@@ -12,6 +12,7 @@
 #include "hidden.h"
 #include "ini.h"
 #include "walk.h"
+#include "weights_choice.h"
 
 static void set_error(XqError *err, const char *file, int line, const char *msg)
 {
@@ -300,6 +301,7 @@ static int load_net(Evaluator *e, const char *path, const IniEntry *file, const 
         return -1;
     }
     eval_set_net(e, n, file->value);
+    snprintf(e->net_path, sizeof e->net_path, "%s", full);
     return 0;
 }
 
@@ -460,6 +462,18 @@ void eval_set_net(Evaluator *e, Net *n, const char *file)
     net_free(e->net);
     e->net = n;
     snprintf(e->net_file, sizeof e->net_file, "%s", n && file ? file : "");
+    e->net_path[0] = '\0';
+}
+
+int eval_net_refer_from(Evaluator *e, const char *out_path, XqError *err)
+{
+    if (!e->net || !e->net_path[0])
+        return 0;
+    char ref[4096];
+    if (weights_net_reference(e->net_path, out_path, ref, sizeof ref, err) != 0)
+        return -1;
+    snprintf(e->net_file, sizeof e->net_file, "%s", ref);
+    return 0;
 }
 
 const Net *eval_net(const Evaluator *e) { return e->net; }

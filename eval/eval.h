@@ -46,6 +46,11 @@ void eval_set_weight(Evaluator *e, int i, double w);
 struct Net;
 const struct Net *eval_net(const Evaluator *e);
 void eval_set_net(Evaluator *e, struct Net *n, const char *file);
+/* Makes the [net] file that eval_write_weights writes valid for a weights file at out_path: the
+ * network's name alone when out_path is in the network file's folder, else its absolute path.
+ * Nothing to do without a network read from a file. 0, or -1 with *err (the network file is
+ * gone). */
+int eval_net_refer_from(Evaluator *e, const char *out_path, XqError *err);
 
 /* Text of the weights in INI form (the weights file format), for datasets and the tuner. */
 void eval_write_weights(const Evaluator *e, char *buf, size_t size);

@@ -85,9 +85,11 @@ struct Evaluator {
     /* Hidden-piece rule sets: weight of the expected material of the face-down pieces (0 for
      * the others, which have no such feature). */
     double hidden_weight;
-    /* A network added to the linear score (NULL: none), and its file as the weights file names it. */
+    /* A network added to the linear score (NULL: none), its file as the weights file names it,
+     * and the path it was read from (empty if it was set, not read). */
     Net *net;
-    char net_file[512];
+    char net_file[4096];
+    char net_path[4096];
     /* Points next to a royal piece of side s standing on p (the royal point included). */
     PointSet near[2][XQ_MAX_POINTS];
 

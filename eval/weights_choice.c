@@ -1,8 +1,11 @@
 /* weights_choice.c - which weights file fits a rule set: feature names matched, the nearest
  * shipped file chosen, the choice described. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "weights_choice.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,4 +332,81 @@ void weights_describe(const WeightsChoice *c, const Evaluator *e, char *buf, siz
     if (n && used < size)
         snprintf(buf + used, size - used, " + a network of %d hidden units (checksum %016llx)", n->hidden,
                  (unsigned long long)n->checksum);
+}
+
+/* The folder of a file's path ("." for a bare name). */
+static void folder_of(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, size, ".");
+    else if (slash == path)
+        snprintf(buf, size, "/");
+    else
+        snprintf(buf, size, "%.*s", (int)(slash - path), path);
+}
+
+int weights_net_reference(const char *net_path, const char *out_path, char *buf, size_t size, XqError *err)
+{
+    char real_net[PATH_MAX], out_dir[PATH_MAX], real_out_dir[PATH_MAX], net_dir[PATH_MAX];
+    if (!realpath(net_path, real_net)) {
+        char msg[XQ_MSG_MAX];
+        snprintf(msg, sizeof msg, "the network file cannot be found: %s", strerror(errno));
+        set_error(err, net_path, 0, msg);
+        return -1;
+    }
+    /* A weights file in a folder that does not exist yet cannot share the network's folder. */
+    folder_of(out_path, out_dir, sizeof out_dir);
+    bool same = false;
+    if (realpath(out_dir, real_out_dir)) {
+        folder_of(real_net, net_dir, sizeof net_dir);
+        same = strcmp(net_dir, real_out_dir) == 0;
+    }
+    snprintf(buf, size, "%s", same ? strrchr(real_net, '/') + 1 : real_net);
+    return 0;
+}
+
+char *weights_text_moved(const char *text, const char *from_path, const char *to_path, XqError *err)
+{
+    IniFile ini;
+    if (ini_parse(&ini, text, from_path, err) != 0)
+        return NULL;
+    int line = 0;
+    char full[PATH_MAX + 8];
+    for (int k = 0; k < ini.count; k++) {
+        const IniEntry *en = &ini.entries[k];
+        if (!strcmp(en->section, "net") && !strcmp(en->key, "file") && en->value[0] != '/') {
+            char dir[PATH_MAX];
+            folder_of(from_path, dir, sizeof dir);
+            snprintf(full, sizeof full, "%s/%s", dir, en->value);
+            line = en->line;
+        }
+    }
+    ini_free(&ini);
+    if (!line)
+        return strdup(text);
+    char ref[PATH_MAX];
+    if (weights_net_reference(full, to_path, ref, sizeof ref, err) != 0)
+        return NULL;
+    /* The text with line `line` replaced. */
+    const char *start = text;
+    for (int l = 1; l < line && start; l++) {
+        start = strchr(start, '\n');
+        if (start)
+            start++;
+    }
+    if (!start) {
+        set_error(err, from_path, line, "[net] file line not found");
+        return NULL;
+    }
+    const char *end = strchr(start, '\n');
+    size_t head = (size_t)(start - text), tail_len = end ? strlen(end) : 0;
+    size_t n = head + strlen("file = ") + strlen(ref) + tail_len + 1;
+    char *out = malloc(n);
+    if (!out) {
+        set_error(err, from_path, 0, "out of memory");
+        return NULL;
+    }
+    snprintf(out, n, "%.*sfile = %s%s", (int)head, text, ref, end ? end : "");
+    return out;
 }

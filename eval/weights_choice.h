@@ -81,4 +81,15 @@ int weights_effective(const Evaluator *bare, const char *text, const char *name,
  * choice (for the default values; the same rule set as the fit). */
 void weights_describe(const WeightsChoice *c, const Evaluator *e, char *buf, size_t size);
 
+/* The [net] file reference, for a weights file at out_path, to the network file at net_path
+ * (any path that exists): its name alone when both are in one folder, else its absolute path
+ * (also when out_path's folder does not exist yet). 0, or -1 with *err when net_path does not
+ * resolve. */
+int weights_net_reference(const char *net_path, const char *out_path, char *buf, size_t size, XqError *err);
+
+/* The text of the weights file from_path as it must read when copied to to_path: a relative
+ * [net] file is rewritten by weights_net_reference; everything else is kept byte for byte.
+ * malloc'd; NULL with *err (out of memory, or the network file named does not resolve). */
+char *weights_text_moved(const char *text, const char *from_path, const char *to_path, XqError *err);
+
 #endif

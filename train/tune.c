@@ -204,6 +204,7 @@ typedef struct GameRows {
      * used) and side to move. */
     uint8_t *net_count, *net_side;
     uint16_t *net_in;
+    float *offset;      /* the evaluator's network output, Red's view (NULL: none) */
 } GameRows;
 
 static void game_rows_free(GameRows *g)
@@ -215,6 +216,7 @@ static void game_rows_free(GameRows *g)
     free(g->net_count);
     free(g->net_side);
     free(g->net_in);
+    free(g->offset);
     memset(g, 0, sizeof *g);
 }
 
@@ -230,6 +232,7 @@ typedef struct RowBuffer {
     int *move;          /* move index of each row */
     uint8_t *net_count, *net_side; /* with net inputs: per row (row capacity) */
     uint16_t *net_in;   /* NET_MAX_ACTIVE per row */
+    float *offset;      /* per row: the evaluator's network output, Red's view */
 } RowBuffer;
 
 static int row_buffer_push(RowBuffer *b, const float *x, int nf, float y, int move)
@@ -259,7 +262,12 @@ static int row_buffer_push(RowBuffer *b, const float *x, int nf, float y, int mo
         if (!ni)
             return -1;
         b->net_in = ni;
+        float *of = realloc(b->offset, b->cap_rows * sizeof *of);
+        if (!of)
+            return -1;
+        b->offset = of;
     }
+    b->offset[b->nrows] = 0;
     b->net_count[b->nrows] = 0;
     b->net_side[b->nrows] = 0;
     uint64_t cap_nnz = b->cap_nnz;
@@ -288,7 +296,7 @@ static int row_buffer_push(RowBuffer *b, const float *x, int nf, float y, int mo
 
 /* Copies the rows of b whose flag is set into a game's own arrays (the network inputs too if
  * `net`). */
-static int game_rows_keep(GameRows *g, const RowBuffer *b, const uint8_t *keep, bool net)
+static int game_rows_keep(GameRows *g, const RowBuffer *b, const uint8_t *keep, bool net, bool offset)
 {
     memset(g, 0, sizeof *g);
     uint64_t nnz = 0;
@@ -305,6 +313,10 @@ static int game_rows_keep(GameRows *g, const RowBuffer *b, const uint8_t *keep, 
     g->col = malloc((nnz ? nnz : 1) * sizeof *g->col);
     g->val = malloc((nnz ? nnz : 1) * sizeof *g->val);
     if (!g->row_nnz || !g->y || !g->col || !g->val) {
+        game_rows_free(g);
+        return -1;
+    }
+    if (offset && !(g->offset = malloc(nrows * sizeof *g->offset))) {
         game_rows_free(g);
         return -1;
     }
@@ -325,6 +337,8 @@ static int game_rows_keep(GameRows *g, const RowBuffer *b, const uint8_t *keep, 
             memcpy(&g->val[g->nnz], &b->val[from], n * sizeof *g->val);
             g->row_nnz[g->nrows] = n;
             g->y[g->nrows] = b->y[r];
+            if (offset)
+                g->offset[g->nrows] = b->offset[r];
             if (net) {
                 g->net_count[g->nrows] = b->net_count[r];
                 g->net_side[g->nrows] = b->net_side[r];
@@ -393,6 +407,9 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
 
     if (o->threads > 0)
         omp_set_num_threads(o->threads);
+    /* Weights with a network: its output is part of every row's score, held fixed (the linear
+     * fit then fits what the network leaves). Not when the rows are for fitting a new network. */
+    const Net *offset_net = o->net_inputs ? NULL : eval_net(e);
     _Atomic int failed = 0;
     _Atomic uint64_t bad_game = 0;
 #pragma omp parallel
@@ -453,6 +470,10 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
                         atomic_store(&failed, 1);
                         break;
                     }
+                    if (offset_net) {
+                        double out = net_score(offset_net, pos);
+                        buf.offset[buf.nrows - 1] = (float)(pos->side == RED ? out : -out);
+                    }
                     if (o->net_inputs) {
                         uint32_t r = buf.nrows - 1;
                         buf.net_count[r] = (uint8_t)net_inputs(v, pos, &buf.net_in[(size_t)r * NET_MAX_ACTIVE]);
@@ -475,7 +496,7 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
                     quiet = quiet && !captures[q];
                 keep[r] = quiet;
             }
-            if (game_rows_keep(&rows[j], &buf, keep, o->net_inputs) != 0)
+            if (game_rows_keep(&rows[j], &buf, keep, o->net_inputs, offset_net != NULL) != 0)
                 atomic_store(&failed, 1);
         }
         free(pos);
@@ -490,6 +511,7 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
         free(buf.net_count);
         free(buf.net_side);
         free(buf.net_in);
+        free(buf.offset);
     }
     if (atomic_load(&failed)) {
         int why = atomic_load(&failed);
@@ -519,13 +541,15 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
         for (uint64_t j = 0; j < l.ngames; j++)
             for (uint32_t r = 0; r < rows[j].nrows; r++)
                 total_net += rows[j].net_count[r];
+    if (offset_net)
+        d->offset = malloc((total_rows ? total_rows : 1) * sizeof *d->offset);
     if (o->net_inputs) {
         d->net_first = malloc((total_rows + 1) * sizeof *d->net_first);
         d->net_in = malloc((total_net ? total_net : 1) * sizeof *d->net_in);
         d->net_side = malloc((total_rows ? total_rows : 1) * sizeof *d->net_side);
     }
     if (!d->game_first || !d->row_first || !d->col || !d->val || !d->y || !d->nonzero ||
-        (o->net_inputs && (!d->net_first || !d->net_in || !d->net_side))) {
+        (o->net_inputs && (!d->net_first || !d->net_in || !d->net_side)) || (offset_net && !d->offset)) {
         set_error(err, "tune", 0, "out of memory for the feature rows (%llu positions; "
                   "--max-positions reads fewer)", (unsigned long long)total_rows);
         goto done;
@@ -542,6 +566,8 @@ int tune_load(TuneData *d, const Evaluator *e, const Variant *v, const char *con
         for (uint32_t r = 0; r < g->nrows; r++) {
             d->row_first[w] = at;
             d->y[w] = g->y[r];
+            if (offset_net)
+                d->offset[w] = g->offset[r];
             at += g->row_nnz[r];
             if (o->net_inputs) {
                 d->net_first[w] = net_at;
@@ -639,6 +665,7 @@ void tune_data_free(TuneData *d)
     free(d->net_first);
     free(d->net_in);
     free(d->net_side);
+    free(d->offset);
     memset(d, 0, sizeof *d);
 }
 
@@ -659,7 +686,7 @@ static inline double penalty_of(const TuneOptions *o, int f)
 /* w . x of one sparse row. */
 static inline double row_dot(const TuneData *d, uint64_t i, const double *w)
 {
-    double z = 0;
+    double z = d->offset ? d->offset[i] : 0;
     for (uint64_t j = d->row_first[i]; j < d->row_first[i + 1]; j++)
         z += w[d->col[j]] * d->val[j];
     return z;

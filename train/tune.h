@@ -69,9 +69,13 @@ typedef struct TuneData {
     uint64_t *net_first;
     uint16_t *net_in;
     uint8_t *net_side;
+    /* With an evaluator that has a network (and not net_inputs), else NULL: each row's network
+     * output, Red's view, in pawns; a fixed part of the row's score. */
+    float *offset;
 } TuneData;
 
-/* w . x of row i: the linear score, Red's view, in pawns. */
+/* w . x of row i plus its fixed offset (the network's output, if any): the score, Red's view,
+ * in pawns. */
 double tune_row_score(const TuneData *d, uint64_t row, const double *w);
 
 /* Value of feature f in row i (0 if not stored). */
@@ -79,7 +83,8 @@ float tune_row_value(const TuneData *d, uint64_t row, int feature);
 
 /* Reads every game of the files (all of variant `v`, with the same variant text), replays the
  * moves from each start FEN with the rules core and extracts the features of the selected
- * positions in parallel (deterministic: rows in game order whatever the thread count).
+ * positions (and, when e has a network, its output as each row's fixed offset) in parallel
+ * (deterministic: rows in game order whatever the thread count).
  * Returns 0 or -1 with *err naming the file (and game) and what is wrong: unreadable or
  * structurally broken files, files without games, another variant or rule text, moves that do
  * not replay. Free with tune_data_free. */

@@ -2,7 +2,8 @@
 # test_tune_net.sh - end to end: `xqlab tune --net` on a small self-play dataset writes a network
 # file and a weights file naming it; the players load it; the same seed gives the same bytes;
 # existing outputs are refused; a damaged network file stops every command that loads it; bad
-# options are usage errors; a linear fit from weights with a network does not carry it over.
+# options are usage errors; a linear fit from weights with a network holds it and names it; a
+# training run starting from such weights finds it.
 # usage: test_tune_net.sh PATH/TO/xqlab
 set -u
 XQLAB="$1"
@@ -88,10 +89,34 @@ expect_rc "--only with --net" 2 "--only" -- tune "$dir/xq.h5" --net 16 --only ma
 expect_rc "too few positions for the width" 1 "too few" -- tune "$dir/xq.h5" --net 256 -o "$dir/z.ini" --quiet
 [ ! -e "$dir/z.ini" ] && [ ! -e "$dir/z.net" ] && ok "no outputs from a refused fit" || fail "a refused fit left files"
 
-# A linear fit starting from weights with a network writes weights without it, and says so.
-expect_rc "linear fit drops the network" 0 "not carried over" -- tune "$dir/xq.h5" --start "$dir/n.ini" \
-    -o "$dir/lin.ini" --quiet
-! grep -q '^\[net\]' "$dir/lin.ini" && ok "no [net] in the linear fit's file" || fail "[net] carried over"
+# A linear fit starting from weights with a network holds the network (its output a fixed part
+# of each position's score) and names it: by its name beside it, by its absolute path elsewhere.
+expect_rc "linear fit holds the network" 0 "" -- tune "$dir/xq.h5" --start "$dir/n.ini" -o "$dir/lin.ini" --quiet
+grep -qx 'file = n.net' "$dir/lin.ini" && grep -qx "checksum = $sum" "$dir/lin.ini" &&
+    grep -q '^; network: held' "$dir/lin.ini" && ok "the linear fit's file names the same network" ||
+    fail "linear fit's [net]: $(grep -A2 '^\[net\]' "$dir/lin.ini")"
+mkdir "$dir/sub"
+expect_rc "linear fit elsewhere" 0 "" -- tune "$dir/xq.h5" --start "$dir/n.ini" -o "$dir/sub/lin.ini" --quiet
+grep -qx "file = $(cd "$dir" && pwd -P)/n.net" "$dir/sub/lin.ini" && ok "elsewhere: the absolute path" ||
+    fail "elsewhere: $(grep '^file' "$dir/sub/lin.ini")"
+"$XQLAB" bench eval -v xiangqi --games 1 --repeat 1 --weights "$dir/sub/lin.ini" 2>&1 | grep -q "a network of 16" &&
+    ok "the moved weights load with their network" || fail "the moved weights do not load"
+# The held network changes the fit: the linear weights differ from a fit without it.
+"$XQLAB" tune "$dir/xq.h5" -o "$dir/plain.ini" --quiet > /dev/null 2>&1
+[ "$(grep '^material.chariot' "$dir/plain.ini")" != "$(grep '^material.chariot' "$dir/lin.ini")" ] &&
+    ok "the network is part of the linear fit" || fail "the same chariot weight with and without the network"
+
+# A training run starting from weights with a network: gen0's copy names it so that it loads
+# from the run folder, and the loop runs a generation with it.
+if "$XQLAB" train -o "$dir/run" -v xiangqi -n 8 --playouts 8 --gate-games 4 --gate-set playouts=1 \
+    --sprt-min-pairs 0 --tune "--only material" --generations 1 --start "$dir/n.ini" -t 1 --quiet \
+    > "$dir/train.txt" 2>&1; then
+    ok "train from weights with a network"
+else
+    fail "train from weights with a network: $(tail -5 "$dir/train.txt")"
+fi
+grep -qx "file = $(cd "$dir" && pwd -P)/n.net" "$dir/run/gen0/weights.ini" && ok "gen0 names the network" ||
+    fail "gen0: $(grep -A2 '^\[net\]' "$dir/run/gen0/weights.ini")"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all passed"
