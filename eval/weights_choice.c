@@ -372,13 +372,14 @@ char *weights_text_moved(const char *text, const char *from_path, const char *to
     if (ini_parse(&ini, text, from_path, err) != 0)
         return NULL;
     int line = 0;
-    char full[PATH_MAX + 8];
+    char full[PATH_MAX + 8], value[PATH_MAX];
     for (int k = 0; k < ini.count; k++) {
         const IniEntry *en = &ini.entries[k];
         if (!strcmp(en->section, "net") && !strcmp(en->key, "file") && en->value[0] != '/') {
             char dir[PATH_MAX];
             folder_of(from_path, dir, sizeof dir);
             snprintf(full, sizeof full, "%s/%s", dir, en->value);
+            snprintf(value, sizeof value, "%s", en->value);
             line = en->line;
         }
     }
@@ -388,6 +389,8 @@ char *weights_text_moved(const char *text, const char *from_path, const char *to
     char ref[PATH_MAX];
     if (weights_net_reference(full, to_path, ref, sizeof ref, err) != 0)
         return NULL;
+    if (!strcmp(ref, value))
+        return strdup(text); /* beside the network still: the line as written */
     /* The text with line `line` replaced. */
     const char *start = text;
     for (int l = 1; l < line && start; l++) {

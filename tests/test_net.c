@@ -2,7 +2,10 @@
  * view, mirrored for Black), the forward pass by hand, the file (round trip, and the refusals of
  * damaged, truncated and foreign files), the weights file's [net] section, and the fit on rows
  * whose answer is known. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <math.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test_util.h"
@@ -11,6 +14,7 @@
 #include "net.h"
 #include "net_fit.h"
 #include "tune.h"
+#include "weights_choice.h"
 
 static int kind_of(const Variant *v, const char *name)
 {
@@ -349,6 +353,46 @@ static void fit_learns_a_known_answer(void **state)
     variant_free(v);
 }
 
+/* A weights text copied to another folder names its network so that it still loads: unchanged
+ * beside the network, the absolute path elsewhere (also in a folder not made yet); every other
+ * byte kept; a network that cannot be found is an error. */
+static void weights_text_follows_the_network(void **state)
+{
+    (void)state;
+    char net_path[128], from[128], other[128], beside[128], later[160], real[4096];
+    snprintf(net_path, sizeof net_path, "%s/c.net", dir);
+    write_file(net_path, "x", 1);
+    assert_non_null(realpath(net_path, real));
+    snprintf(from, sizeof from, "%s/w.ini", dir);
+    snprintf(beside, sizeof beside, "%s/copy.ini", dir);
+    snprintf(other, sizeof other, "%s/sub", dir);
+    assert_int_equal(mkdir(other, 0755), 0);
+    snprintf(other, sizeof other, "%s/sub/w.ini", dir);
+    snprintf(later, sizeof later, "%s/not-yet/w.ini", dir);
+    const char *text = "; comment\n[weights]\nmaterial.pawn = 1\n\n[net]\nfile = c.net   ; here\nchecksum = 0123456789abcdef\n";
+    XqError err;
+    char *same = weights_text_moved(text, from, beside, &err);
+    assert_non_null(same);
+    assert_string_equal(same, text);
+    free(same);
+    char want[4300];
+    snprintf(want, sizeof want, "; comment\n[weights]\nmaterial.pawn = 1\n\n[net]\nfile = %s\nchecksum = 0123456789abcdef\n", real);
+    const char *targets[2] = {other, later};
+    for (int i = 0; i < 2; i++) {
+        char *moved = weights_text_moved(text, from, targets[i], &err);
+        assert_non_null(moved);
+        assert_string_equal(moved, want);
+        free(moved);
+    }
+    /* No network, or an absolute one: the text as it is. */
+    char *plain = weights_text_moved("[weights]\nmaterial.pawn = 1\n", from, other, &err);
+    assert_string_equal(plain, "[weights]\nmaterial.pawn = 1\n");
+    free(plain);
+    const char *gone = "[weights]\n[net]\nfile = gone.net\n";
+    assert_null(weights_text_moved(gone, from, other, &err));
+    assert_non_null(strstr(err.message, "cannot be found"));
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -375,6 +419,7 @@ int main(void)
         cmocka_unit_test(file_round_trip_and_refusals),
         cmocka_unit_test(weights_file_names_the_network),
         cmocka_unit_test(fit_learns_a_known_answer),
+        cmocka_unit_test(weights_text_follows_the_network),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
