@@ -286,9 +286,10 @@ static int load_net(Evaluator *e, const char *path, const IniEntry *file, const 
     else
         snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, file->value);
     XqError nerr;
-    Net *n = net_load(e->v, full, &nerr);
+    Net *n = net_load(full, &nerr);
     if (!n) {
-        snprintf(msg, sizeof msg, "[net] file %.120s: %.120s", full, nerr.message);
+        snprintf(msg, sizeof msg, "[net] file %.80s (relative to the weights file's folder): %.90s", full,
+                 nerr.message);
         set_error(err, path, file->line, msg);
         return -1;
     }
@@ -299,6 +300,13 @@ static int load_net(Evaluator *e, const char *path, const IniEntry *file, const 
         set_error(err, path, sum->line, msg);
         net_free(n);
         return -1;
+    }
+    if (!net_fits(n, e->v)) {
+        /* Weights chosen for their features may come from a rule set with other pieces: the
+         * linear weights apply by name, the network does not (weights_describe says so). */
+        snprintf(e->net_left_out, sizeof e->net_left_out, "%s", n->variant);
+        net_free(n);
+        return 0;
     }
     eval_set_net(e, n, file->value);
     snprintf(e->net_path, sizeof e->net_path, "%s", full);
@@ -477,6 +485,8 @@ int eval_net_refer_from(Evaluator *e, const char *out_path, XqError *err)
 }
 
 const Net *eval_net(const Evaluator *e) { return e->net; }
+
+const char *eval_net_left_out(const Evaluator *e) { return e->net_left_out; }
 
 int eval_feature_count(const Evaluator *e) { return e->nfeatures; }
 

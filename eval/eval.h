@@ -46,6 +46,9 @@ void eval_set_weight(Evaluator *e, int i, double w);
 struct Net;
 const struct Net *eval_net(const Evaluator *e);
 void eval_set_net(Evaluator *e, struct Net *n, const char *file);
+/* The rule set a weights file's network was made for when it was left out because its pieces
+ * are not this rule set's (the linear weights still apply); "" otherwise. */
+const char *eval_net_left_out(const Evaluator *e);
 /* Makes the [net] file that eval_write_weights writes valid for a weights file at out_path: the
  * network's name alone when out_path is in the network file's folder, else its absolute path.
  * Nothing to do without a network read from a file. 0, or -1 with *err (the network file is

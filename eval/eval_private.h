@@ -90,6 +90,7 @@ struct Evaluator {
     Net *net;
     char net_file[4096];
     char net_path[4096];
+    char net_left_out[40];             /* a [net] made for another rule set's pieces: its name */
     /* Points next to a royal piece of side s standing on p (the royal point included). */
     PointSet near[2][XQ_MAX_POINTS];
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char NET_MAGIC[8] = {'X', 'Q', 'L', 'A', 'B', 'N', 'E', 'T'};
-enum { NET_VERSION = 1, NET_HEADER = 8 + 4 * 4 + 32 };
+enum { NET_VERSION = 1, NET_HEADER = 8 + 5 * 4 + 32 };
 
 static void set_error(XqError *err, const char *file, const char *fmt, const char *detail)
 {
@@ -20,7 +20,28 @@ static void set_error(XqError *err, const char *file, const char *fmt, const cha
     snprintf(err->message, sizeof err->message, fmt, detail);
 }
 
-Net *net_create(const Variant *v, int hidden, XqError *err)
+/* FNV-1a, 64 bits. */
+static uint64_t fnv1a(const unsigned char *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+uint32_t net_pieces_signature(const Variant *v)
+{
+    char text[XQ_MAX_KINDS * 40 + 64];
+    size_t used = (size_t)snprintf(text, sizeof text, "%dx%d:", v->files, v->ranks);
+    for (int k = 0; k < v->nkinds && used < sizeof text; k++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s,", v->kinds[k].name);
+    uint64_t h = fnv1a((const unsigned char *)text, used < sizeof text ? used : sizeof text - 1);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+static Net *alloc_net(const char *name, int nkinds, int npoints, uint32_t pieces, int hidden, XqError *err)
 {
     if (hidden <= 0 || hidden % NET_BLOCK != 0 || hidden > NET_MAX_HIDDEN) {
         char what[64];
@@ -33,11 +54,12 @@ Net *net_create(const Variant *v, int hidden, XqError *err)
         set_error(err, "net", "%s", "out of memory");
         return NULL;
     }
-    snprintf(n->variant, sizeof n->variant, "%s", v->name);
-    n->nkinds = v->nkinds;
-    n->npoints = v->npoints;
+    snprintf(n->variant, sizeof n->variant, "%s", name);
+    n->nkinds = nkinds;
+    n->npoints = npoints;
+    n->pieces = pieces;
     n->hidden = hidden;
-    n->ninputs = 2 * v->nkinds * v->npoints;
+    n->ninputs = 2 * nkinds * npoints;
     n->w1 = calloc((size_t)n->ninputs * (size_t)hidden, sizeof *n->w1);
     n->b1 = calloc((size_t)hidden, sizeof *n->b1);
     n->w2 = calloc((size_t)hidden, sizeof *n->w2);
@@ -49,6 +71,16 @@ Net *net_create(const Variant *v, int hidden, XqError *err)
     return n;
 }
 
+Net *net_create(const Variant *v, int hidden, XqError *err)
+{
+    return alloc_net(v->name, v->nkinds, v->npoints, net_pieces_signature(v), hidden, err);
+}
+
+bool net_fits(const Net *n, const Variant *v)
+{
+    return n->nkinds == v->nkinds && n->npoints == v->npoints && n->pieces == net_pieces_signature(v);
+}
+
 void net_free(Net *n)
 {
     if (!n)
@@ -57,17 +89,6 @@ void net_free(Net *n)
     free(n->b1);
     free(n->w2);
     free(n);
-}
-
-/* FNV-1a, 64 bits. */
-static uint64_t fnv1a(const unsigned char *p, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
 }
 
 /* Little-endian fields, whatever the host. */
@@ -117,7 +138,7 @@ static float *param_at(const Net *n, size_t i)
     return (float *)&n->b2;
 }
 
-Net *net_load(const Variant *v, const char *path, XqError *err)
+Net *net_load(const char *path, XqError *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -167,22 +188,21 @@ Net *net_load(const Variant *v, const char *path, XqError *err)
         goto done;
     }
     uint32_t version = get_u32(buf + 8), hidden = get_u32(buf + 12);
-    uint32_t nkinds = get_u32(buf + 16), npoints = get_u32(buf + 20);
+    uint32_t nkinds = get_u32(buf + 16), npoints = get_u32(buf + 20), pieces = get_u32(buf + 24);
     char name[33];
-    memcpy(name, buf + 24, 32);
+    memcpy(name, buf + 28, 32);
     name[32] = '\0';
     if (version != NET_VERSION) {
         snprintf(detail, sizeof detail, "%u", version);
         set_error(err, path, "network file version %s: this build reads version 1", detail);
         goto done;
     }
-    if (strcmp(name, v->name) != 0 || (int)nkinds != v->nkinds || (int)npoints != v->npoints) {
-        snprintf(detail, sizeof detail, "%.32s (%u kinds, %u points), not for %.32s (%d kinds, %d points)",
-                 name, nkinds, npoints, v->name, v->nkinds, v->npoints);
-        set_error(err, path, "a network for %s", detail);
+    if (nkinds == 0 || nkinds > XQ_MAX_KINDS || npoints == 0 || npoints > XQ_MAX_POINTS) {
+        snprintf(detail, sizeof detail, "%u kinds on %u points", nkinds, npoints);
+        set_error(err, path, "not an xqlab network file (%s)", detail);
         goto done;
     }
-    n = net_create(v, (int)hidden, err);
+    n = alloc_net(name, (int)nkinds, (int)npoints, pieces, (int)hidden, err);
     if (!n) {
         if (err)
             snprintf(err->file, sizeof err->file, "%s", path);
@@ -233,7 +253,8 @@ int net_write(Net *n, FILE *f, const char *name, XqError *err)
     put_u32(buf + 12, (uint32_t)n->hidden);
     put_u32(buf + 16, (uint32_t)n->nkinds);
     put_u32(buf + 20, (uint32_t)n->npoints);
-    memcpy(buf + 24, n->variant, strnlen(n->variant, 32));
+    put_u32(buf + 24, n->pieces);
+    memcpy(buf + 28, n->variant, strnlen(n->variant, 32));
     for (size_t i = 0; i < np; i++)
         put_f32(buf + NET_HEADER + 4 * i, *param_at(n, i));
     uint64_t sum = fnv1a(buf, len - 8);

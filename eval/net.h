@@ -4,6 +4,7 @@
 #ifndef XQ_NET_H
 #define XQ_NET_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -21,8 +22,9 @@ enum {
  *     b2 + sum_j w2[j] * clamp(b1[j] + sum over switched-on inputs i of w1[i * hidden + j], 0, 1)
  */
 typedef struct Net {
-    char variant[32];
+    char variant[32];    /* the rule set it was made for */
     int nkinds, npoints, hidden, ninputs;
+    uint32_t pieces;     /* net_pieces_signature of that rule set */
     float *w1;           /* ninputs * hidden, an input's weights side by side */
     float *b1, *w2;      /* hidden each */
     float b2;
@@ -35,9 +37,16 @@ Net *net_create(const Variant *v, int hidden, XqError *err);
 void net_free(Net *n);
 
 /* Reads a network file (format in docs/training.md, "The network"). Errors name the file and
- * what is wrong: not a network file, another variant or board, truncated, a bad checksum,
- * non-finite weights. */
-Net *net_load(const Variant *v, const char *path, XqError *err);
+ * what is wrong: not a network file, truncated, a bad checksum, non-finite weights. Whether it
+ * fits a rule set is net_fits. */
+Net *net_load(const char *path, XqError *err);
+
+/* A signature of the board's size and the kinds' names in order: rule sets with the same one
+ * (a renamed copy, another rule on the same pieces) share networks. */
+uint32_t net_pieces_signature(const Variant *v);
+
+/* True if the network's inputs are the rule set's: the same kinds, in order, on the same board. */
+bool net_fits(const Net *n, const Variant *v);
 
 /* Writes the network file to f (`name` for messages) and sets n->checksum. 0, or -1 with *err. */
 int net_write(Net *n, FILE *f, const char *name, XqError *err);

@@ -332,6 +332,9 @@ void weights_describe(const WeightsChoice *c, const Evaluator *e, char *buf, siz
     if (n && used < size)
         snprintf(buf + used, size - used, " + a network of %d hidden units (checksum %016llx)", n->hidden,
                  (unsigned long long)n->checksum);
+    else if (eval_net_left_out(e)[0] && used < size)
+        snprintf(buf + used, size - used, "; its network, made for the pieces of %s, left out",
+                 eval_net_left_out(e));
 }
 
 /* The folder of a file's path ("." for a bare name). */

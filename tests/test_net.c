@@ -177,7 +177,7 @@ static void file_round_trip_and_refusals(void **state)
     snprintf(path, sizeof path, "%s/a.net", dir);
     save(n, path);
     assert_int_not_equal(n->checksum, 0);
-    Net *m = net_load(v, path, &err);
+    Net *m = net_load(path, &err);
     assert_non_null(m);
     assert_int_equal(m->hidden, 32);
     assert_int_equal(m->checksum, n->checksum);
@@ -194,29 +194,37 @@ static void file_round_trip_and_refusals(void **state)
     /* One weight's byte changed: the checksum says so. */
     buf[1000] ^= 0x40;
     write_file(bad, buf, len);
-    assert_null(net_load(v, bad, &err));
+    assert_null(net_load(bad, &err));
     assert_non_null(strstr(err.message, "checksum"));
     assert_string_equal(err.file, bad);
     buf[1000] ^= 0x40;
     /* Cut short. */
     write_file(bad, buf, len - 100);
-    assert_null(net_load(v, bad, &err));
+    assert_null(net_load(bad, &err));
     assert_non_null(strstr(err.message, "truncated"));
     /* Not a network at all. */
     write_file(bad, "[weights]\n", 10);
-    assert_null(net_load(v, bad, &err));
+    assert_null(net_load(bad, &err));
     assert_non_null(strstr(err.message, "not an xqlab network file"));
-    /* Another rule set's board. */
+    /* It fits xiangqi and rule sets with its pieces (sniper-like variants add a kind, banqi has
+     * another board); the file says what it was made for. */
+    Net *again = net_load(path, &err);
+    assert_non_null(again);
+    assert_string_equal(again->variant, "xiangqi");
+    assert_true(net_fits(again, v));
     Variant *other = test_load_variant("banqi");
-    assert_null(net_load(other, path, &err));
-    assert_non_null(strstr(err.message, "a network for xiangqi"));
+    assert_false(net_fits(again, other));
     variant_free(other);
+    other = test_load_variant("sniper");
+    assert_false(net_fits(again, other));
+    variant_free(other);
+    net_free(again);
     /* Endless: refused without reading it all. */
-    assert_null(net_load(v, "/dev/zero", &err));
+    assert_null(net_load("/dev/zero", &err));
     assert_non_null(strstr(err.message, "larger than any network"));
     /* Missing. */
     snprintf(bad, sizeof bad, "%s/none.net", dir);
-    assert_null(net_load(v, bad, &err));
+    assert_null(net_load(bad, &err));
     assert_non_null(strstr(err.message, "cannot open"));
     net_free(n);
     variant_free(v);
@@ -269,6 +277,16 @@ static void weights_file_names_the_network(void **state)
     snprintf(want, sizeof want, "[net]\nfile = b.net\nchecksum = %016llx\n", (unsigned long long)n->checksum);
     assert_non_null(strstr(out, want));
     eval_free(with);
+
+    /* Weights with a network made for other pieces (chosen for their features) keep their
+     * linear weights and leave the network out, saying for which rule set it was made. */
+    Variant *sniper = test_load_variant("sniper");
+    Evaluator *foreign = eval_create(sniper, ini, &err);
+    assert_non_null(foreign);
+    assert_null(eval_net(foreign));
+    assert_string_equal(eval_net_left_out(foreign), "xiangqi");
+    eval_free(foreign);
+    variant_free(sniper);
 
     /* Refusals, each naming the weights file and the line. */
     const char *cases[][2] = {

@@ -77,8 +77,9 @@ static const char *xiangqi_only_weights(void)
     if (!xq_only_dir[0]) {
         snprintf(xq_only_dir, sizeof xq_only_dir, "/tmp/xq-weights-xq-XXXXXX");
         assert_non_null(mkdtemp(xq_only_dir));
-        const char *names[] = {"xiangqi.ini", "xiangqi-tuned.ini", "xiangqi-handset.ini"};
-        for (int i = 0; i < 3; i++) {
+        /* xiangqi.ini names its network beside it: the copy takes it along. */
+        const char *names[] = {"xiangqi.ini", "xiangqi-tuned.ini", "xiangqi-handset.ini", "xiangqi.net"};
+        for (int i = 0; i < 4; i++) {
             char from[1024], to[1024];
             snprintf(from, sizeof from, "%s/%s", WEIGHTS_DIR, names[i]);
             snprintf(to, sizeof to, "%s/%s", xq_only_dir, names[i]);
@@ -93,8 +94,8 @@ static void remove_xiangqi_only_weights(void)
     if (!xq_only_dir[0])
         return;
     char path[1024];
-    const char *names[] = {"xiangqi.ini", "xiangqi-tuned.ini", "xiangqi-handset.ini"};
-    for (int i = 0; i < 3; i++) {
+    const char *names[] = {"xiangqi.ini", "xiangqi-tuned.ini", "xiangqi-handset.ini", "xiangqi.net"};
+    for (int i = 0; i < 4; i++) {
         snprintf(path, sizeof path, "%s/%s", xq_only_dir, names[i]);
         unlink(path);
     }

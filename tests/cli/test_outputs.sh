@@ -25,6 +25,7 @@ q="--progress quiet --playouts 8 -t 2"
 "$xqlab" selfplay -v xiangqi -n 6 --seed 4 --shard 0/2 $q -o s0.h5 >/dev/null 2>&1 || { echo "FAIL shard 0"; exit 1; }
 "$xqlab" selfplay -v xiangqi -n 6 --seed 4 --shard 1/2 $q -o s1.h5 >/dev/null 2>&1 || { echo "FAIL shard 1"; exit 1; }
 cp "$3/configs/weights/xiangqi.ini" start.ini || exit 1
+cp "$3/configs/weights/xiangqi.net" . || exit 1   # start.ini names its network beside it
 sum() { cksum <"$1" 2>/dev/null; }
 
 # Each writer: `run_NAME OUT [EXTRA...]` writes OUT (its inputs are data.h5 / s0.h5 s1.h5 / start.ini).
