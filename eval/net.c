@@ -288,8 +288,9 @@ int net_inputs(const Variant *v, const Position *pos, uint16_t *out)
     return count;
 }
 
-/* Four floats in one SSE register (GCC and Clang vector extension), loaded from any address. */
-typedef float Float4 __attribute__((vector_size(16), aligned(4)));
+/* Four floats in one SSE register (GCC and Clang vector extension), loaded from any float
+ * address (aligned 4, and may alias the floats it is read from). */
+typedef float Float4 __attribute__((vector_size(16), aligned(4), may_alias));
 
 /* Hidden units [j, j + 4 * W) summed over the inputs, kept in W registers across the inputs. The
  * additions are per unit in input order, as a plain loop would do them: the same bits. */
