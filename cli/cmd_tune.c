@@ -333,6 +333,17 @@ static void warn_uncertain(const Report *p)
                 p->unit, list, p->d->ntrain_games);
 }
 
+/* What the command reads (the datasets and the starting weights), which no output may be. */
+static int input_list(const char *const *files, int nfiles, const char *start, const char **inputs)
+{
+    int n = 0;
+    for (int i = 0; i < nfiles; i++)
+        inputs[n++] = files[i];
+    if (start)
+        inputs[n++] = start;
+    return n;
+}
+
 /* --net: the rows with their network inputs, the network fitted on top of the starting linear
  * weights (held), the network file and a weights file naming it. Both outputs are claimed before
  * the data is read. */
@@ -346,11 +357,7 @@ static int tune_network(int argc, char **argv, const Variant *v, Evaluator *e, c
         net_out = netbuf;
     }
     const char *inputs[MAX_FILES + 1];
-    int ninputs = 0;
-    for (int i = 0; i < nfiles; i++)
-        inputs[ninputs++] = files[i];
-    if (start)
-        inputs[ninputs++] = start;
+    int ninputs = input_list(files, nfiles, start, inputs);
     CliOutput weights_file = CLI_OUTPUT_INIT, net_file = CLI_OUTPUT_INIT;
     unsigned flags = force ? CLI_OUTPUT_FORCE : 0;
     int status = EXIT_FAILURE_RUN;
@@ -674,11 +681,7 @@ int cmd_tune(int argc, char **argv)
     /* Both outputs are claimed before the data is read: a refusal costs nothing, and nothing the
      * command reads (datasets, starting weights) can be one of them. */
     const char *inputs[MAX_FILES + 1];
-    int ninputs = 0;
-    for (int i = 0; i < nfiles; i++)
-        inputs[ninputs++] = files[i];
-    if (start)
-        inputs[ninputs++] = start;
+    int ninputs = input_list(files, nfiles, start, inputs);
     unsigned flags = force ? CLI_OUTPUT_FORCE : 0;
     if (cli_output_claim(&weights_file, "tune", "-o", out, flags, inputs, ninputs) != EXIT_OK ||
         cli_output_claim(&values_file, "tune", "--values", values_out, flags, inputs, ninputs) != EXIT_OK)

@@ -87,15 +87,10 @@ int net_fit(const TuneData *d, const double *w, Net *n, const NetFitOptions *o, 
     float *m1 = calloc(p.count, sizeof *m1);
     float *m2 = calloc(p.count, sizeof *m2);
     float *best = malloc(p.count * sizeof *best);
+    int rc = -1;
     if (!lin || !order || !grad || !m1 || !m2 || !best) {
-        free(lin);
-        free(order);
-        free(grad);
-        free(m1);
-        free(m2);
-        free(best);
         set_error(err, "out of memory");
-        return -1;
+        goto done;
     }
     for (uint64_t i = 0; i < d->nrows; i++)
         lin[i] = (float)tune_row_score(d, i, w);
@@ -208,11 +203,13 @@ int net_fit(const TuneData *d, const double *w, Net *n, const NetFitOptions *o, 
             p.value[part][i] = best[q++];
     r->train_loss = mean_loss(d, n, lin, 0, d->ntrain, k);
     r->valid_loss = have_valid ? mean_loss(d, n, lin, d->ntrain, d->nrows, k) : 0;
+    rc = 0;
+done:
     free(lin);
     free(order);
     free(grad);
     free(m1);
     free(m2);
     free(best);
-    return 0;
+    return rc;
 }
