@@ -39,7 +39,10 @@ echo "ok   interrupt and resume on 4 threads (exit $rc before the resume)"
 $xqlab selfplay -v jieqi --playouts 24 --progress quiet -n 6 -t 4 -o "$dir/jq.h5" >/dev/null \
   2>"$dir/err" || fail "jieqi selfplay -t 4"
 echo "ok   jieqi (chance nodes) on 4 threads"
-$xqlab tune "$dir/t4.h5" -t 4 --quiet -o "$dir/w.ini" >/dev/null 2>"$dir/err" || fail "tune -t 4"
+# 16 short games are few data for every feature: a stronger prior (--l2 1e-3) keeps the fit's
+# pawn weight positive (the piece-value unit), while all features still go through the threaded
+# objective and Hessian.
+$xqlab tune "$dir/t4.h5" -t 4 --quiet --l2 1e-3 -o "$dir/w.ini" >/dev/null 2>"$dir/err" || fail "tune -t 4"
 $xqlab match -v xiangqi --a mcts:playouts=16 --b greedy -n 8 -t 4 --quiet >/dev/null \
   2>"$dir/err" || fail "match -t 4"
 echo "ok   tune and match on 4 threads"
