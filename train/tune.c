@@ -235,37 +235,30 @@ typedef struct RowBuffer {
     float *offset;      /* per row: the evaluator's network output, Red's view */
 } RowBuffer;
 
+/* Reallocates *p to n elements of `elem` bytes; *p is kept on failure. */
+static int resize(void **p, uint64_t n, size_t elem)
+{
+    void *q = realloc(*p, n * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    return 0;
+}
+
 static int row_buffer_push(RowBuffer *b, const float *x, int nf, float y, int move)
 {
     uint64_t cap = b->cap_rows;
     if (grow((void **)&b->row_nnz, &b->cap_rows, b->nrows + 1ull, sizeof *b->row_nnz) != 0)
         return -1;
     if (b->cap_rows != cap) {
-        /* y and move share the row capacity. */
-        float *yy = realloc(b->y, b->cap_rows * sizeof *yy);
-        if (!yy)
+        /* The per-row arrays share the row capacity. */
+        if (resize((void **)&b->y, b->cap_rows, sizeof *b->y) != 0 ||
+            resize((void **)&b->move, b->cap_rows, sizeof *b->move) != 0 ||
+            resize((void **)&b->net_count, b->cap_rows, sizeof *b->net_count) != 0 ||
+            resize((void **)&b->net_side, b->cap_rows, sizeof *b->net_side) != 0 ||
+            resize((void **)&b->net_in, b->cap_rows * NET_MAX_ACTIVE, sizeof *b->net_in) != 0 ||
+            resize((void **)&b->offset, b->cap_rows, sizeof *b->offset) != 0)
             return -1;
-        b->y = yy;
-        int *mm = realloc(b->move, b->cap_rows * sizeof *mm);
-        if (!mm)
-            return -1;
-        b->move = mm;
-        uint8_t *nc = realloc(b->net_count, b->cap_rows * sizeof *nc);
-        if (!nc)
-            return -1;
-        b->net_count = nc;
-        uint8_t *ns = realloc(b->net_side, b->cap_rows * sizeof *ns);
-        if (!ns)
-            return -1;
-        b->net_side = ns;
-        uint16_t *ni = realloc(b->net_in, b->cap_rows * NET_MAX_ACTIVE * sizeof *ni);
-        if (!ni)
-            return -1;
-        b->net_in = ni;
-        float *of = realloc(b->offset, b->cap_rows * sizeof *of);
-        if (!of)
-            return -1;
-        b->offset = of;
     }
     b->offset[b->nrows] = 0;
     b->net_count[b->nrows] = 0;
