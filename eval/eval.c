@@ -468,6 +468,8 @@ void eval_free(Evaluator *e)
 void eval_set_net(Evaluator *e, Net *n, const char *file)
 {
     net_free(e->net);
+    if (n)
+        net_prepare(n);
     e->net = n;
     snprintf(e->net_file, sizeof e->net_file, "%s", n && file ? file : "");
     e->net_path[0] = '\0';

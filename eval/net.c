@@ -2,6 +2,7 @@
 #include "net.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
@@ -63,7 +64,9 @@ static Net *alloc_net(const char *name, int nkinds, int npoints, uint32_t pieces
     n->w1 = calloc((size_t)n->ninputs * (size_t)hidden, sizeof *n->w1);
     n->b1 = calloc((size_t)hidden, sizeof *n->b1);
     n->w2 = calloc((size_t)hidden, sizeof *n->w2);
-    if (!n->w1 || !n->b1 || !n->w2) {
+    n->q1 = calloc((size_t)n->ninputs * (size_t)hidden, sizeof *n->q1);
+    n->qb1 = calloc((size_t)hidden, sizeof *n->qb1);
+    if (!n->w1 || !n->b1 || !n->w2 || !n->q1 || !n->qb1) {
         net_free(n);
         set_error(err, "net", "%s", "out of memory");
         return NULL;
@@ -88,7 +91,42 @@ void net_free(Net *n)
     free(n->w1);
     free(n->b1);
     free(n->w2);
+    free(n->q1);
+    free(n->qb1);
     free(n);
+}
+
+static atomic_uint_fast64_t net_serials;
+
+static int32_t quantize(float w)
+{
+    if (w > NET_MAX_WEIGHT)
+        w = NET_MAX_WEIGHT;
+    if (w < -NET_MAX_WEIGHT)
+        w = -NET_MAX_WEIGHT;
+    return (int32_t)lrintf(w * (float)NET_SCALE);
+}
+
+void net_prepare(Net *n)
+{
+    size_t nw1 = (size_t)n->ninputs * (size_t)n->hidden;
+    for (size_t i = 0; i < nw1; i++)
+        n->q1[i] = quantize(n->w1[i]);
+    for (int j = 0; j < n->hidden; j++)
+        n->qb1[j] = quantize(n->b1[j]);
+    n->serial = atomic_fetch_add(&net_serials, 1) + 1;
+}
+
+/* The index in file order of the first input weight or bias beyond NET_MAX_WEIGHT, or -1. */
+static long weight_out_of_range(const Net *n)
+{
+    size_t nw1 = (size_t)n->ninputs * (size_t)n->hidden;
+    for (size_t i = 0; i < nw1 + (size_t)n->hidden; i++) {
+        float w = i < nw1 ? n->w1[i] : n->b1[i - nw1];
+        if (w > NET_MAX_WEIGHT || w < -NET_MAX_WEIGHT)
+            return (long)i;
+    }
+    return -1;
 }
 
 /* Little-endian fields, whatever the host. */
@@ -229,7 +267,14 @@ Net *net_load(const char *path, XqError *err)
         }
         *param_at(n, i) = x;
     }
+    long far = weight_out_of_range(n);
+    if (far >= 0) {
+        snprintf(detail, sizeof detail, "%ld", far);
+        set_error(err, path, "weight %s is beyond +-1024: not a network this build plays", detail);
+        goto fail;
+    }
     n->checksum = stored;
+    net_prepare(n);
     goto done;
 fail:
     net_free(n);
@@ -241,6 +286,14 @@ done:
 
 int net_write(Net *n, FILE *f, const char *name, XqError *err)
 {
+    long far = weight_out_of_range(n);
+    if (far >= 0) {
+        char detail[32];
+        snprintf(detail, sizeof detail, "%ld", far);
+        set_error(err, name, "weight %s is beyond +-1024: not written", detail);
+        return -1;
+    }
+    net_prepare(n);
     size_t np = net_params(n);
     size_t len = NET_HEADER + 4 * np + 8;
     unsigned char *buf = calloc(1, len);
@@ -331,9 +384,104 @@ double net_forward(const Net *n, const uint16_t *in, int count, float *act)
     return out;
 }
 
+/* Four 32-bit integers in one SSE register, loaded from any int32_t address. */
+typedef int32_t Int4 __attribute__((vector_size(16), aligned(4), may_alias));
+
+/* sum += row (sign +1) or sum -= row (sign -1), hidden entries (a multiple of NET_BLOCK). */
+static inline void add_row(int32_t *sum, const int32_t *row, int hidden, int sign)
+{
+    if (sign > 0)
+        for (int j = 0; j < hidden; j += 4)
+            *(Int4 *)&sum[j] += *(const Int4 *)&row[j];
+    else
+        for (int j = 0; j < hidden; j += 4)
+            *(Int4 *)&sum[j] -= *(const Int4 *)&row[j];
+}
+
+/* The row of q1 that the piece pc on p switches on in the view of `view` (whose move it is). */
+static inline const int32_t *view_row(const Net *n, const Variant *v, int view, Piece pc, Point p)
+{
+    int whose = XQ_PIECE_SIDE(pc) == (Side)view ? 0 : 1;
+    int q = view == RED ? p : v->mirror[p];
+    size_t input = (size_t)((whose * n->nkinds + XQ_PIECE_KIND(pc)) * n->npoints + q);
+    return &n->q1[input * (size_t)n->hidden];
+}
+
+/* What a thread remembers of the last position it scored (net_score). */
+typedef struct NetSums {
+    uint64_t serial;                  /* of the network (0: nothing remembered) */
+    Piece board[256];                 /* that position's board */
+    int32_t sum[2][NET_MAX_HIDDEN];   /* its hidden sums in Red's and in Black's view */
+} NetSums;
+
+static _Thread_local NetSums last;
+
+enum { NET_MAX_CHANGED = 16 }; /* more changed points than this: the sums start afresh */
+
+void net_forget(void)
+{
+    last.serial = 0;
+}
+
 double net_score(const Net *n, const Position *pos)
 {
-    uint16_t in[NET_MAX_ACTIVE];
-    int count = net_inputs(pos->v, pos, in);
-    return net_forward(n, in, count, NULL);
+    const Variant *v = pos->v;
+    int np = n->npoints, hidden = n->hidden;
+    Point changed[NET_MAX_CHANGED];
+    int nchanged = 0;
+    bool fresh = last.serial != n->serial;
+    if (!fresh) {
+        for (int p = 0; p < np; p += 8) {
+            uint64_t a, b;
+            memcpy(&a, &pos->board[p], 8);
+            memcpy(&b, &last.board[p], 8);
+            if (a == b)
+                continue;
+            for (int q = p; q < p + 8 && q < np; q++)
+                if (pos->board[q] != last.board[q]) {
+                    if (nchanged == NET_MAX_CHANGED) {
+                        fresh = true;
+                        break;
+                    }
+                    changed[nchanged++] = (Point)q;
+                }
+            if (fresh)
+                break;
+        }
+    }
+    if (fresh) {
+        for (int view = 0; view < 2; view++) {
+            memcpy(last.sum[view], n->qb1, (size_t)hidden * sizeof *n->qb1);
+            for (int p = 0; p < np; p++)
+                if (pos->board[p] != XQ_EMPTY)
+                    add_row(last.sum[view], view_row(n, v, view, pos->board[p], (Point)p), hidden, 1);
+        }
+        memcpy(last.board, pos->board, sizeof last.board);
+        last.serial = n->serial;
+    } else {
+        for (int i = 0; i < nchanged; i++) {
+            Point p = changed[i];
+            Piece was = last.board[p], now = pos->board[p];
+            for (int view = 0; view < 2; view++) {
+                if (was != XQ_EMPTY)
+                    add_row(last.sum[view], view_row(n, v, view, was, p), hidden, -1);
+                if (now != XQ_EMPTY)
+                    add_row(last.sum[view], view_row(n, v, view, now, p), hidden, 1);
+            }
+            last.board[p] = now;
+        }
+    }
+    const int32_t *h = last.sum[pos->side];
+    const float inv = 1.0f / (float)NET_SCALE;
+    float out = n->b2;
+    for (int j = 0; j < hidden; j += NET_BLOCK) {
+        float part = 0;
+        for (int b = 0; b < NET_BLOCK; b++) {
+            float x = (float)h[j + b] * inv;
+            x = x < 0 ? 0 : x > 1 ? 1 : x;
+            part += n->w2[j + b] * x;
+        }
+        out += part;
+    }
+    return out;
 }
