@@ -279,6 +279,28 @@ static void file_round_trip_and_refusals(void **state)
     assert_non_null(strstr(err.message, "checksum"));
     assert_string_equal(err.file, bad);
     buf[1000] ^= 0x40;
+    /* A weight too large for the evaluation's integer sums, with a right checksum: refused by
+     * the reader, and never written. */
+    unsigned char big[1 << 20];
+    memcpy(big, buf, len);
+    const float huge = 2000.0f;
+    memcpy(big + 60, &huge, sizeof huge); /* the first input weight (little-endian hosts) */
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i + 8 < len; i++)
+        h = (h ^ big[i]) * 0x100000001b3ull;
+    for (int i = 0; i < 8; i++)
+        big[len - 8 + (size_t)i] = (unsigned char)(h >> (8 * i));
+    write_file(bad, big, len);
+    assert_null(net_load(bad, &err));
+    assert_non_null(strstr(err.message, "weight 0 is beyond +-1024"));
+    float keep = n->w1[0];
+    n->w1[0] = -huge;
+    FILE *f = fopen(bad, "wb");
+    assert_non_null(f);
+    assert_int_equal(net_write(n, f, bad, &err), -1);
+    assert_non_null(strstr(err.message, "not written"));
+    fclose(f);
+    n->w1[0] = keep;
     /* Cut short. */
     write_file(bad, buf, len - 100);
     assert_null(net_load(bad, &err));
