@@ -35,6 +35,11 @@ struct AbSearch {
     bool see;           /* captures that lose material by see() are ordered after the quiet moves */
     bool see_prune;     /* ... and such captures are not searched where they cannot matter */
     int qdepth;         /* capture plies after the full-width ones */
+    /* pos->hist_len at the most recent null move on the current path (-1: none). A pass is
+     * not in the position's history, so a repetition may not reach back past it: the history
+     * before it, replayed by the repetition judge (core/repetition.c), would put moves on the
+     * wrong side. */
+    int null_hist;
     int root_depth;     /* full-width depth of the current search (bounds check extensions) */
     bool abort;         /* a limit of the root search was reached: every node returns at once */
     const AbLimits *limits; /* of the running ab_root_search (NULL: none) */
@@ -571,8 +576,14 @@ static inline int lmp_count(int depth, bool improving)
 static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int ply, bool pv)
 {
     if (ply > 0) {
-        /* Game ends other than mate: repetition verdicts, move limit, royal capture, hit points. */
+        /* Game ends other than mate: repetition verdicts, move limit, royal capture, hit points.
+         * Below a null move the repetition window (the plies since the last capture) ends at
+         * the pass. */
+        int no_capture = pos->no_capture;
+        if (s->null_hist >= 0 && no_capture > pos->hist_len - s->null_hist)
+            pos->no_capture = pos->hist_len - s->null_hist;
         GameStatus st = pos_game_status_n(pos, 1);
+        pos->no_capture = no_capture;
         if (st.result != RESULT_NONE)
             return result_score(st, pos->side, ply);
     }
@@ -627,7 +638,10 @@ static int ab(AbSearch *s, Position *pos, int alpha, int beta, int depth, int pl
         s->moved[ply] = -1;
         pos->side = XQ_OTHER(pos->side);
         pos->key ^= s->v->zobrist_side;
+        int null_hist = s->null_hist;
+        s->null_hist = pos->hist_len;
         int score = -ab(s, pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+        s->null_hist = null_hist;
         pos->key ^= s->v->zobrist_side;
         pos->side = XQ_OTHER(pos->side);
         s->stats.null_tries++;
@@ -784,6 +798,7 @@ int ab_search(AbSearch *s, Position *pos, int depth, int qdepth, Move *best)
 {
     s->stats.searches++;
     s->qdepth = qdepth;
+    s->null_hist = -1;
     s->root_depth = depth;
     if (depth > 0 && s->tt.mask == 0 && s->tt_bytes > TT_BUCKET * sizeof(TtEntry)) {
         /* First full-width search: the table of the size asked for (kept small if that cannot
@@ -959,6 +974,7 @@ int ab_root_search(AbSearch *s, Position *pos, int qdepth, const AbLimits *lim, 
     tt_new_search(&s->tt);
     s->stats.searches++;
     s->qdepth = qdepth;
+    s->null_hist = -1;
     s->limits = lim;
     s->root_nodes0 = s->stats.nodes;
     s->next_poll = s->stats.nodes;
