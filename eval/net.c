@@ -324,21 +324,40 @@ int net_write(Net *n, FILE *f, const char *name, XqError *err)
     return rc;
 }
 
+/* The input that the piece pc on p switches on in the view of `view` (the side to move): whose
+ * piece (0: the viewer's), its kind, its point (mirrored in Black's view). */
+static inline int input_index(const Variant *v, int view, Piece pc, Point p)
+{
+    int whose = XQ_PIECE_SIDE(pc) == (Side)view ? 0 : 1;
+    int q = view == RED ? p : v->mirror[p];
+    return (whose * v->nkinds + XQ_PIECE_KIND(pc)) * v->npoints + q;
+}
+
 int net_inputs(const Variant *v, const Position *pos, uint16_t *out)
 {
     int count = 0;
-    Side us = pos->side;
-    int stride = v->nkinds * v->npoints;
-    for (int s = 0; s < 2; s++) {
-        int base = (s == (int)us ? 0 : stride);
+    for (int s = 0; s < 2; s++)
         for (int i = 0; i < pos->count[s]; i++) {
             Point p = pos->list[s][i];
-            int kind = XQ_PIECE_KIND(pos->board[p]);
-            Point q = us == RED ? p : v->mirror[p];
-            out[count++] = (uint16_t)(base + kind * v->npoints + q);
+            out[count++] = (uint16_t)input_index(v, pos->side, pos->board[p], p);
         }
-    }
     return count;
+}
+
+/* The output from the hidden values before clamping (pawns, side to move). */
+static float output_of(const Net *n, const float *h)
+{
+    float out = n->b2;
+    for (int j = 0; j < n->hidden; j += NET_BLOCK) {
+        float part = 0;
+        for (int b = 0; b < NET_BLOCK; b++) {
+            float x = h[j + b];
+            x = x < 0 ? 0 : x > 1 ? 1 : x;
+            part += n->w2[j + b] * x;
+        }
+        out += part;
+    }
+    return out;
 }
 
 /* Four floats in one SSE register (GCC and Clang vector extension), loaded from any float
@@ -369,16 +388,7 @@ double net_forward(const Net *n, const uint16_t *in, int count, float *act)
         NET_SUM_BLOCK(8);
     for (; j < hidden; j += NET_BLOCK)
         NET_SUM_BLOCK(4);
-    float out = n->b2;
-    for (j = 0; j < hidden; j += NET_BLOCK) {
-        float part = 0;
-        for (int b = 0; b < NET_BLOCK; b++) {
-            float x = h[j + b];
-            x = x < 0 ? 0 : x > 1 ? 1 : x;
-            part += n->w2[j + b] * x;
-        }
-        out += part;
-    }
+    float out = output_of(n, h);
     if (act)
         memcpy(act, h, (size_t)hidden * sizeof *h);
     return out;
@@ -398,13 +408,10 @@ static inline void add_row(int32_t *sum, const int32_t *row, int hidden, int sig
             *(Int4 *)&sum[j] -= *(const Int4 *)&row[j];
 }
 
-/* The row of q1 that the piece pc on p switches on in the view of `view` (whose move it is). */
+/* The row of q1 that the piece pc on p switches on in the view of `view`. */
 static inline const int32_t *view_row(const Net *n, const Variant *v, int view, Piece pc, Point p)
 {
-    int whose = XQ_PIECE_SIDE(pc) == (Side)view ? 0 : 1;
-    int q = view == RED ? p : v->mirror[p];
-    size_t input = (size_t)((whose * n->nkinds + XQ_PIECE_KIND(pc)) * n->npoints + q);
-    return &n->q1[input * (size_t)n->hidden];
+    return &n->q1[(size_t)input_index(v, view, pc, p) * (size_t)n->hidden];
 }
 
 /* What a thread remembers of the last position it scored (net_score). */
@@ -471,6 +478,8 @@ double net_score(const Net *n, const Position *pos)
             last.board[p] = now;
         }
     }
+    /* The output layer as output_of computes it, fused with the conversion from the integer
+     * sums (a separate pass costs 6% of an evaluation). */
     const int32_t *h = last.sum[pos->side];
     const float inv = 1.0f / (float)NET_SCALE;
     float out = n->b2;
